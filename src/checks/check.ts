@@ -1,0 +1,95 @@
+/**
+ * A check is data: a small object that evaluates itself against one result and serialises to
+ * JSON. The same evaluation feeds `expect` (strict), `measure` (scored), the test-runner plugins
+ * and every reporter — one evaluator, many renderers.
+ */
+import { encodeValue, formatValue } from "../match/codec.js";
+
+/** The outcome of evaluating one check against one result. */
+export interface CheckResult {
+  /** The check's kind (`"tool"`, `"notTool"`, …). */
+  readonly kind: string;
+  /** A short human name for the check, e.g. `notTool(Bash, {"command":/rm -rf/})`. */
+  readonly label: string;
+  /** Did the check hold? */
+  readonly pass: boolean;
+  /** 0..1 — `pass ? 1 : 0` for a boolean check; a fraction for graded ones. */
+  readonly score: number;
+  /** Confirming on pass; on failure says what was expected, what the trace shows, what to do. */
+  readonly message: string;
+  /** What the check wanted, as data (for diffs and reports). */
+  readonly expected?: unknown;
+  /** What the trace showed instead, as data. */
+  readonly actual?: unknown;
+  /** Index into `trace.toolCalls` of the call this result is about, when there is one. */
+  readonly callIndex?: number;
+}
+
+/** A check's serialised form: `{"kind": …, …the factory's parameters by name}`. */
+export interface CheckJSON {
+  readonly kind: string;
+  readonly [field: string]: unknown;
+}
+
+/** A declarative check over a result of type `T` (a Trace, a HookRunResult, …). */
+export interface Check<T> {
+  readonly kind: string;
+  readonly label: string;
+  /** Evaluate against a result. Pure: no I/O, no clock. */
+  eval(target: T): CheckResult;
+  /** The JSON form (RegExps as `{"$regex","$flags"}`); `checkFromJSON` rebuilds it. */
+  toJSON(): CheckJSON;
+}
+
+/** What an evaluator returns; `defineCheck` fills in kind, label and score. */
+export interface Verdict {
+  readonly pass: boolean;
+  readonly message: string;
+  readonly score?: number;
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+  readonly callIndex?: number;
+}
+
+/**
+ * Build a check from its JSON parameters and an evaluator. The evaluator never throws past
+ * here: an exception becomes a failing result that quotes it (a crashed check is not a pass).
+ */
+export function defineCheck<T>(
+  kind: string,
+  params: Record<string, unknown>,
+  evaluate: (target: T) => Verdict,
+  options: { label?: string; json?: () => CheckJSON } = {},
+): Check<T> {
+  const json = Object.freeze({ kind, ...(encodeValue(params) as Record<string, unknown>) }) as CheckJSON;
+  const label = options.label ?? labelOf(kind, params);
+  return Object.freeze({
+    kind,
+    label,
+    eval(target: T): CheckResult {
+      let verdict: Verdict;
+      try {
+        verdict = evaluate(target);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return { kind, label, pass: false, score: 0, message: `${label} threw while evaluating: ${reason}` };
+      }
+      const score = verdict.score ?? (verdict.pass ? 1 : 0);
+      return { kind, label, ...verdict, score };
+    },
+    toJSON: options.json ?? (() => json),
+  });
+}
+
+/** `kind(arg1, arg2, {opt: 1})` from the parameters, in the order given. */
+function labelOf(kind: string, params: Record<string, unknown>): string {
+  const parts = Object.values(params)
+    .filter((v) => v !== undefined)
+    .map((v) => (typeof v === "string" ? v : formatValue(v, 60)));
+  return `${kind}(${parts.join(", ")})`;
+}
+
+/** Evaluate every check against a target, in order. Pure — the shared core of `expect` and `measure`. */
+export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResult[] {
+  return checks.map((check) => check.eval(target));
+}

@@ -1,0 +1,87 @@
+/** Checks on the work dir: what the run wrote, and what it must not have. */
+import picomatch from "picomatch";
+import type { FileChange, Trace } from "../trace/types.js";
+import { defineCheck, type Check } from "./check.js";
+import { absenceUnprovable } from "./describe.js";
+import { requireName, requireNames } from "./validate.js";
+
+/**
+ * A path or glob as the user wrote it, as a predicate over the trace's relative paths.
+ * `./x`, `x` and `<cwd>/x` all name the same file.
+ */
+function pathMatcher(pattern: string, cwd: string | undefined): (path: string) => boolean {
+  let p = pattern.replace(/\\/g, "/");
+  if (cwd && p.startsWith(`${cwd.replace(/\/$/, "")}/`)) p = p.slice(cwd.replace(/\/$/, "").length + 1);
+  p = p.replace(/^\.\//, "");
+  if (picomatch.scan(p).isGlob) {
+    const isMatch = picomatch(p, { dot: true });
+    return (path) => isMatch(path);
+  }
+  return (path) => path === p;
+}
+
+function listChanges(changes: readonly FileChange[], max = 10): string {
+  if (changes.length === 0) return "no files changed";
+  const shown = changes.slice(0, max).map((c) => `${c.change} ${c.path}`);
+  return shown.join(", ") + (changes.length > max ? `, … ${changes.length - max} more` : "");
+}
+
+const NO_SNAPSHOT =
+  "only Write/Edit calls are known, not what Bash or an MCP server wrote — run it through runHarness, which snapshots the work dir";
+
+/** The agent wrote (or left) a file at this path in the work dir (a glob also works). */
+export function wrote(path: string): Check<Trace> {
+  requireName("wrote", "path", path);
+  return defineCheck<Trace>("wrote", { path }, (trace) => {
+    if (!trace.files) return { pass: false, message: `expected ${path} to be written; the trace has no file record`, expected: path };
+    const match = pathMatcher(path, trace.source.cwd);
+    const hit = trace.files.changes.find((c) => c.change !== "deleted" && match(c.path));
+    if (hit) return { pass: true, message: `${hit.path} was ${hit.change}` };
+    return {
+      pass: false,
+      message: `expected ${path} to be written; ${listChanges(trace.files.changes)}${trace.files.source === "tool-calls" ? ` (${NO_SNAPSHOT})` : ""}`,
+      expected: path,
+      actual: trace.files.changes.map((c) => c.path),
+    };
+  });
+}
+
+/**
+ * The agent did NOT create, modify or delete a file at this path. Needs an exact work-dir
+ * snapshot: a record built from tool calls can't see what Bash wrote, so it fails closed.
+ */
+export function didNotWrite(path: string): Check<Trace> {
+  requireName("didNotWrite", "path", path);
+  return defineCheck<Trace>("didNotWrite", { path }, (trace) => {
+    const match = pathMatcher(path, trace.source.cwd);
+    const hit = trace.files?.changes.find((c) => match(c.path));
+    if (hit) return { pass: false, message: `expected ${path} to be left alone; it was ${hit.change}`, expected: path, actual: hit };
+    if (!trace.files) return { pass: false, message: `cannot confirm ${path} was not written: the trace has no file record`, expected: path };
+    if (trace.files.source !== "snapshot") return { pass: false, message: `cannot confirm ${path} was not written: ${NO_SNAPSHOT}`, expected: path };
+    const unprovable = absenceUnprovable(trace);
+    if (unprovable) return { pass: false, message: `cannot confirm ${path} was not written: ${unprovable}` };
+    return { pass: true, message: `${path} was not written (${trace.files.changes.length} other change(s))` };
+  });
+}
+
+/** Every change in the work dir is at one of these paths or globs — the write surface, whitelisted. */
+export function wroteOnly(paths: readonly string[]): Check<Trace> {
+  requireNames("wroteOnly", "paths", paths);
+  return defineCheck<Trace>("wroteOnly", { paths: [...paths] }, (trace) => {
+    if (!trace.files) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: the trace has no file record`, expected: paths };
+    const matchers = paths.map((p) => pathMatcher(p, trace.source.cwd));
+    const outside = trace.files.changes.filter((c) => !matchers.some((m) => m(c.path)));
+    if (outside.length > 0) {
+      return {
+        pass: false,
+        message: `expected changes only at [${paths.join(", ")}]; also ${listChanges(outside)}`,
+        expected: paths,
+        actual: outside.map((c) => c.path),
+      };
+    }
+    if (trace.files.source !== "snapshot") return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${NO_SNAPSHOT}`, expected: paths };
+    const unprovable = absenceUnprovable(trace);
+    if (unprovable) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${unprovable}` };
+    return { pass: true, message: `all ${trace.files.changes.length} change(s) are inside [${paths.join(", ")}]` };
+  });
+}

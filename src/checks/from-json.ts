@@ -1,0 +1,190 @@
+/**
+ * Checks are data both ways: `checkFromJSON` rebuilds any serialisable check from its JSON form,
+ * rejecting unknown kinds, unknown fields and bad values with the path of the bad field.
+ */
+import type { Trace } from "../trace/types.js";
+import { ProctorError } from "../errors/proctor-error.js";
+import { isPlainObject } from "../match/arg-match.js";
+import { isRegexJSON } from "../match/codec.js";
+import type { Check, CheckJSON } from "./check.js";
+import { InvalidCheckError, describeValue } from "./validate.js";
+import { denied, mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
+import { experimental_eachReply, experimental_replyCount, output, received, turns } from "./text.js";
+import { hookFired, skill } from "./run.js";
+import { didNotWrite, wrote, wroteOnly } from "./files.js";
+import { subagent } from "./subagent.js";
+import { cacheTokens, cost, inputTokens, latency, outputTokens, tokens } from "./resources.js";
+import { judged } from "./judged.js";
+import { trajectory, type TrajectoryOptions } from "./trajectory.js";
+import { allowed, blocked } from "./hook-result.js";
+
+/** Reads one check's fields, tracking which were used so unknown ones are refused. */
+export class FieldReader {
+  private readonly used = new Set<string>(["kind"]);
+  constructor(
+    readonly json: Record<string, unknown>,
+    readonly kind: string,
+    readonly path: string,
+  ) {}
+
+  raw(field: string): unknown {
+    return decode(this.undecoded(field));
+  }
+  /** The field as it is in the JSON (nested checks decode themselves). */
+  undecoded(field: string): unknown {
+    this.used.add(field);
+    return this.json[field];
+  }
+  string(field: string): string {
+    const v = this.raw(field);
+    if (typeof v !== "string") throw new InvalidCheckError(this.kind, field, "must be a string", v);
+    return v;
+  }
+  optional<T>(field: string, read: (f: string) => T): T | undefined {
+    return this.json[field] === undefined ? (this.used.add(field), undefined) : read.call(this, field);
+  }
+  text(field: string): string | RegExp {
+    const v = this.raw(field);
+    if (typeof v !== "string" && !(v instanceof RegExp)) throw new InvalidCheckError(this.kind, field, 'must be a string or {"$regex": …}', v);
+    return v;
+  }
+  number(field: string): number {
+    const v = this.raw(field);
+    if (typeof v !== "number") throw new InvalidCheckError(this.kind, field, "must be a number", v);
+    return v;
+  }
+  strings(field: string): string[] {
+    const v = this.raw(field);
+    if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new InvalidCheckError(this.kind, field, "must be an array of strings", v);
+    return v as string[];
+  }
+  /** Refuse fields the kind does not have. */
+  done(): void {
+    const extra = Object.keys(this.json).filter((k) => !this.used.has(k));
+    if (extra.length > 0) {
+      throw new InvalidCheckError(this.kind, extra[0], `is not a field of ${this.kind} (fields: ${[...this.used].filter((k) => k !== "kind").join(", ") || "none"})`, this.json[extra[0]]);
+    }
+  }
+}
+
+/** JSON → values: `{"$regex","$flags"}` back to RegExp, recursively. */
+function decode(value: unknown): unknown {
+  if (isRegexJSON(value)) {
+    try {
+      return new RegExp(value.$regex, value.$flags ?? "");
+    } catch (error) {
+      throw new ProctorError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${(error as Error).message}`);
+    }
+  }
+  if (Array.isArray(value)) return value.map(decode);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(v)]));
+  return value;
+}
+
+type Builder = (r: FieldReader, path: string) => Check<never>;
+
+const bounds = (r: FieldReader) => ({ min: r.optional("min", r.number), max: r.optional("max", r.number) });
+
+/** Every kind `checkFromJSON` can rebuild. Extend with `registerCheckKind`. */
+const BUILDERS = new Map<string, Builder>([
+  ["tool", (r) => tool(r.string("name"))],
+  ["toolWith", (r) => toolWith(r.string("name"), r.raw("args") as never)],
+  ["notTool", (r) => notTool(r.string("name"), r.optional("args", r.raw) as never)],
+  ["onlyTools", (r) => onlyTools(r.strings("allowed"))],
+  ["toolCount", (r) => toolCount(r.string("name"), bounds(r))],
+  ["denied", (r) => denied(r.string("name"), r.optional("args", r.raw) as never)],
+  ["mcp", (r) => mcp(r.string("server"), r.string("toolName"))],
+  ["skill", (r) => skill(r.string("id"))],
+  ["output", (r) => output(r.text("matcher"))],
+  ["eachReply", (r) => experimental_eachReply(r.text("matcher"))],
+  ["replyCount", (r) => experimental_replyCount(r.text("matcher"), bounds(r))],
+  ["received", (r) => received(r.text("matcher"))],
+  ["hookFired", (r) => hookFired(r.string("event"))],
+  ["turns", (r) => turns(bounds(r))],
+  ["wrote", (r) => wrote(r.string("path"))],
+  ["didNotWrite", (r) => didNotWrite(r.string("path"))],
+  ["wroteOnly", (r) => wroteOnly(r.strings("paths"))],
+  [
+    "subagent",
+    (r, path) => {
+      const name = r.string("name");
+      const nested = r.undecoded("checks");
+      if (!Array.isArray(nested)) throw new InvalidCheckError("subagent", "checks", "must be an array of checks", nested);
+      return subagent(name, nested.map((c, i) => checkFromJSON(c, `${path}.checks[${i}]`) as Check<Trace>));
+    },
+  ],
+  ["cost", (r) => cost({ maxUsd: r.number("maxUsd") })],
+  ["latency", (r) => latency({ maxMs: r.number("maxMs") })],
+  ["tokens", (r) => tokens({ max: r.number("max") })],
+  ["inputTokens", (r) => inputTokens({ max: r.number("max") })],
+  ["outputTokens", (r) => outputTokens({ max: r.number("max") })],
+  ["cacheTokens", (r) => cacheTokens({ maxCreation: r.optional("maxCreation", r.number), maxRead: r.optional("maxRead", r.number) })],
+  [
+    "judged",
+    (r) => {
+      if (r.json.judge !== undefined) {
+        throw new ProctorError("INVALID_CHECK", "judged with a custom judge cannot be rebuilt from JSON: the judge function does not travel; build it in code with judged(rubric, { judge })");
+      }
+      return judged(r.string("rubric"), { min: r.optional("min", r.number) });
+    },
+  ],
+  [
+    "trajectory",
+    (r) =>
+      trajectory(r.raw("expected") as never, {
+        mode: r.optional("mode", r.string),
+        args: r.optional("args", r.string),
+        toolArgs: r.optional("toolArgs", r.raw),
+      } as TrajectoryOptions),
+  ],
+  ["blocked", () => blocked()],
+  ["allowed", () => allowed()],
+]);
+
+/** Teach `checkFromJSON` a new kind (e.g. a plugin's own checks). */
+export function registerCheckKind(kind: string, build: (json: CheckJSON) => Check<never>): void {
+  BUILDERS.set(kind, (r) => {
+    const check = build(r.json as CheckJSON);
+    for (const key of Object.keys(r.json)) r.undecoded(key);
+    return check;
+  });
+}
+
+/** The kinds `checkFromJSON` knows, sorted. */
+export function knownCheckKinds(): string[] {
+  return [...BUILDERS.keys()].sort();
+}
+
+/**
+ * Rebuild a check from its JSON form. Throws a ProctorError naming `path` and the bad field for
+ * unknown kinds, unknown fields, bad values, and checks that hold a function.
+ */
+export function checkFromJSON<T = Trace>(json: unknown, path = "check"): Check<T> {
+  if (!isPlainObject(json)) throw new ProctorError("INVALID_CHECK", `${path}: a check must be an object like {"kind": "tool", "name": "Bash"}; got ${describeValue(json)}`);
+  const kind = json.kind;
+  if (typeof kind !== "string") throw new ProctorError("INVALID_CHECK", `${path}.kind: must be a string naming the check; got ${describeValue(kind)}`);
+  if (json.$custom === true) {
+    throw new ProctorError("INVALID_CHECK", `${path}: "${kind}" is a custom check; it holds a function and cannot be rebuilt from JSON — build it in code with custom(kind, fn)`);
+  }
+  const build = BUILDERS.get(kind);
+  if (!build) {
+    throw new ProctorError("INVALID_CHECK", `${path}.kind: unknown check kind ${JSON.stringify(kind)}; known kinds: ${knownCheckKinds().join(", ")}`);
+  }
+  try {
+    const reader = new FieldReader(json, kind, path);
+    const check = build(reader, path);
+    reader.done();
+    return check as Check<T>;
+  } catch (error) {
+    if (error instanceof InvalidCheckError) {
+      throw new ProctorError("INVALID_CHECK", `${path}.${error.field}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Rebuild an array of checks; errors name the element (`checks[2].args`). */
+export function checksFromJSON<T = Trace>(json: unknown, path = "checks"): Check<T>[] {
+  if (!Array.isArray(json)) throw new ProctorError("INVALID_CHECK", `${path}: must be an array of checks; got ${describeValue(json)}`);
+  return json.map((c, i) => checkFromJSON<T>(c, `${path}[${i}]`));
+}

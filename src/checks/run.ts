@@ -1,0 +1,53 @@
+/** Checks on the run's machinery: hooks that fired and skills that resolved. */
+import type { Trace } from "../trace/types.js";
+import { defineCheck, type Check } from "./check.js";
+import { requireName } from "./validate.js";
+
+/** A hook fired for this event (`"PreToolUse"`, `"Stop"`) or this exact hook name (`"PreToolUse:Bash"`). */
+export function hookFired(event: string): Check<Trace> {
+  requireName("hookFired", "event", event);
+  return defineCheck<Trace>("hookFired", { event }, (trace) => {
+    const hits = trace.hooks.filter((h) => h.event === event || h.name === event);
+    if (hits.length > 0) {
+      const blocked = hits.filter((h) => h.blocked).length;
+      return { pass: true, message: `${event} hook fired ${hits.length} time(s)${blocked ? `, blocking ${blocked}` : ""}` };
+    }
+    const fired = [...new Set(trace.hooks.map((h) => h.name))];
+    return {
+      pass: false,
+      message:
+        `expected a ${event} hook to fire; ${fired.length ? `hooks that fired: ${fired.join(", ")}` : "no hooks fired"}` +
+        " (is the hook registered in the settings or plugin the run loaded, and does its matcher match?)",
+      expected: event,
+      actual: fired,
+    };
+  });
+}
+
+/** A skill resolved to this id without erroring. `plugin:name` matches exactly; a bare `name` also matches `anyplugin:name`. */
+export function skill(id: string): Check<Trace> {
+  requireName("skill", "id", id);
+  const matches = (name: string) => name === id || (!id.includes(":") && name.endsWith(`:${id}`));
+  return defineCheck<Trace>("skill", { id }, (trace) => {
+    const runs = trace.skills.filter((s) => matches(s.name));
+    const ok = runs.find((s) => s.status === "success");
+    if (ok) return { pass: true, message: `skill ${ok.name} resolved at #${ok.callIndex}`, callIndex: ok.callIndex };
+    if (runs.length > 0) {
+      const call = trace.toolCalls[runs[0].callIndex];
+      return {
+        pass: false,
+        message: `skill ${id} was invoked but did not resolve (status ${runs[0].status}): ${call?.result ?? "no result"}`,
+        expected: id,
+        actual: runs.map((s) => s.status),
+        callIndex: runs[0].callIndex,
+      };
+    }
+    const seen = trace.skills.map((s) => s.name);
+    return {
+      pass: false,
+      message: `expected skill ${id} to run; ${seen.length ? `skills that ran: ${seen.join(", ")}` : "no skill ran"} (is the skill installed, and does its description make the model pick it?)`,
+      expected: id,
+      actual: seen,
+    };
+  });
+}

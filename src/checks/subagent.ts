@@ -1,0 +1,52 @@
+/** Checks scoped to a subagent. */
+import type { Trace } from "../trace/types.js";
+import { subagentView } from "../trace/scope.js";
+import { defineCheck, type Check } from "./check.js";
+import { InvalidCheckError, requireName } from "./validate.js";
+
+/**
+ * The named subagent ran and EVERY run of it passed every nested check (a safety check inside
+ * must hold for each dispatch, not just one). Nested checks see the subagent's scoped view.
+ */
+export function subagent(name: string, checks: readonly Check<Trace>[]): Check<Trace> {
+  requireName("subagent", "name", name);
+  if (!Array.isArray(checks)) throw new InvalidCheckError("subagent", "checks", "must be an array of checks", checks);
+  checks.forEach((c, i) => {
+    if (typeof c?.eval !== "function" || typeof c?.toJSON !== "function") throw new InvalidCheckError("subagent", `checks[${i}]`, "must be a check", c);
+  });
+  const label = `subagent(${name}, [${checks.map((c) => c.label).join(", ")}])`;
+  return defineCheck<Trace>(
+    "subagent",
+    { name },
+    (trace) => {
+      const runs = trace.subagents.filter((s) => s.type === name);
+      if (runs.length === 0) {
+        const ran = trace.subagents.map((s) => s.type);
+        return {
+          pass: false,
+          message: `expected subagent ${name} to run; ${ran.length ? `subagents that ran: ${ran.join(", ")}` : "no subagent ran"}`,
+          expected: name,
+          actual: ran,
+        };
+      }
+      const failures: string[] = [];
+      let passed = 0;
+      runs.forEach((run, r) => {
+        const results = checks.map((c) => c.eval(subagentView(trace, run)));
+        passed += results.filter((x) => x.pass).length;
+        for (const x of results.filter((x) => !x.pass)) {
+          failures.push(`    run ${r + 1} (${run.description ?? run.prompt.slice(0, 40)}): ✗ ${x.label} — ${x.message.replace(/\n/g, "\n      ")}`);
+        }
+      });
+      const total = runs.length * checks.length;
+      if (failures.length === 0) return { pass: true, message: `subagent ${name} ran ${runs.length} time(s) and passed all ${checks.length} nested check(s)` };
+      return {
+        pass: false,
+        score: total === 0 ? 0 : passed / total,
+        message: `subagent ${name} ran ${runs.length} time(s); ${failures.length} nested check result(s) failed:\n${failures.join("\n")}`,
+        callIndex: trace.toolCalls.findIndex((c) => c.id === runs[0].id),
+      };
+    },
+    { label, json: () => ({ kind: "subagent", name, checks: checks.map((c) => c.toJSON()) }) },
+  );
+}

@@ -1,0 +1,232 @@
+/** Checks on which tools the agent decided to call, and how. A denied call still counts as used. */
+import type { Trace, ToolCall } from "../trace/types.js";
+import { findArgMismatch, matchArgs, type ArgMatcher } from "../match/arg-match.js";
+import { formatValue } from "../match/codec.js";
+import { defineCheck, type Check } from "./check.js";
+import { absenceUnprovable, describeMatcher, describeRange, listCalls, summarizeTools } from "./describe.js";
+import { requireBounds, requireMatcher, requireName, requireNames } from "./validate.js";
+
+interface IndexedCall {
+  readonly call: ToolCall;
+  readonly index: number;
+}
+
+function callsNamed(trace: Trace, name: string, args?: ArgMatcher): IndexedCall[] {
+  const out: IndexedCall[] = [];
+  trace.toolCalls.forEach((call, index) => {
+    if ((name === "*" || call.name === name) && (args === undefined || matchArgs(call.input, args))) out.push({ call, index });
+  });
+  return out;
+}
+
+/** `Bash(git:*)` → `Bash`: a trace carries base names only. */
+export function baseToolName(declaration: string): string {
+  const paren = declaration.indexOf("(");
+  return (paren === -1 ? declaration : declaration.slice(0, paren)).trim();
+}
+
+/** An exact name, `*`, or a trailing-`*` prefix glob (`mcp__github__*`). */
+export function toolNameMatches(pattern: string, name: string): boolean {
+  if (pattern === "*") return true;
+  if (pattern.endsWith("*")) return name.startsWith(pattern.slice(0, -1));
+  return pattern === name;
+}
+
+/** The agent invoked a tool by this name (regardless of result). */
+export function tool(name: string): Check<Trace> {
+  requireName("tool", "name", name);
+  return defineCheck<Trace>("tool", { name }, (trace) => {
+    const hits = callsNamed(trace, name);
+    if (hits.length > 0) {
+      return { pass: true, message: `${name} was called ${hits.length} time(s), first at #${hits[0].index}`, callIndex: hits[0].index };
+    }
+    return {
+      pass: false,
+      message: `expected a call to ${name}; the agent made ${summarizeTools(trace.toolCalls)}`,
+      expected: name,
+      actual: trace.toolCalls.map((c) => c.name),
+    };
+  });
+}
+
+/**
+ * The agent used tool `name` with at least one call whose `input` matches `args` — the
+ * argument half of the tool-call spy.
+ */
+export function toolWith(name: string, args: ArgMatcher): Check<Trace> {
+  requireName("toolWith", "name", name);
+  requireMatcher("toolWith", "args", args);
+  return defineCheck<Trace>("toolWith", { name, args }, (trace) => {
+    const named = callsNamed(trace, name);
+    const hit = named.find(({ call }) => matchArgs(call.input, args));
+    if (hit) return { pass: true, message: `${name} was called${describeMatcher(args)} at #${hit.index}`, callIndex: hit.index };
+    if (named.length === 0) {
+      return {
+        pass: false,
+        message: `expected a call to ${name}${describeMatcher(args)}; ${name} was never called (the agent made ${summarizeTools(trace.toolCalls)})`,
+        expected: { name, args },
+        actual: trace.toolCalls.map((c) => c.name),
+      };
+    }
+    const lines = named.slice(0, 8).map(({ call, index }) => {
+      const miss = findArgMismatch(call.input, args)!;
+      return `    #${index} ${call.name}: ${miss.path} was ${formatValue(miss.actual, 80)}, expected ${formatValue(miss.expected, 60)}`;
+    });
+    return {
+      pass: false,
+      message: `expected a call to ${name}${describeMatcher(args)}; none of its ${named.length} call(s) matched:\n${lines.join("\n")}`,
+      expected: { name, args },
+      actual: named.map(({ call }) => call.input),
+      callIndex: named[0].index,
+    };
+  });
+}
+
+/**
+ * The agent did NOT use tool `name` — with `args`, only matching calls are forbidden. A denied
+ * call still fails this check: the agent decided to make it.
+ */
+export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
+  requireName("notTool", "name", name);
+  if (args !== undefined) requireMatcher("notTool", "args", args);
+  return defineCheck<Trace>("notTool", { name, args }, (trace) => {
+    const hits = callsNamed(trace, name, args);
+    if (hits.length > 0) {
+      const allDenied = hits.every(({ call }) => call.status === "denied");
+      const hint = allDenied
+        ? "\n  every such call was denied; if blocking it was the point, assert denied(...) instead"
+        : "";
+      return {
+        pass: false,
+        message: `expected no call to ${name}${describeMatcher(args)}; found ${hits.length}:\n${listCalls(hits)}${hint}`,
+        expected: { name, args, count: 0 },
+        actual: hits.map(({ call }) => call.input),
+        callIndex: hits[0].index,
+      };
+    }
+    const unprovable = absenceUnprovable(trace);
+    if (unprovable) return { pass: false, message: `cannot confirm no call to ${name}: ${unprovable}` };
+    return { pass: true, message: `no call to ${name}${describeMatcher(args)} among ${trace.toolCalls.length} call(s)` };
+  });
+}
+
+/**
+ * The agent used only tools drawn from `allowed`. Fails closed on an empty trace. A
+ * `Tool(restriction)` declaration is matched by its base name; the restriction itself is not
+ * verified (a trace names the tool, not the grant). Spans the whole trace, subagents included.
+ */
+export function onlyTools(allowed: readonly string[]): Check<Trace> {
+  requireNames("onlyTools", "allowed", allowed);
+  const bases = allowed.map(baseToolName);
+  return defineCheck<Trace>("onlyTools", { allowed: [...allowed] }, (trace) => {
+    if (trace.toolCalls.length === 0) {
+      return {
+        pass: false,
+        message:
+          "onlyTools fails closed: the trace has no tool calls, so it cannot show the agent stayed inside its tools " +
+          '(if a tool-free run is the expectation, assert toolCount("*", { max: 0 }))',
+        expected: allowed,
+        actual: [],
+      };
+    }
+    const outside = trace.toolCalls
+      .map((call, index) => ({ call, index }))
+      .filter(({ call }) => !bases.some((b) => toolNameMatches(b, call.name)));
+    if (outside.length === 0) {
+      const unprovable = absenceUnprovable(trace);
+      if (unprovable) return { pass: false, message: `cannot confirm the agent used only [${allowed.join(", ")}]: ${unprovable}` };
+      return { pass: true, message: `all ${trace.toolCalls.length} call(s) used declared tools [${allowed.join(", ")}]` };
+    }
+    const names = [...new Set(outside.map(({ call }) => call.name))];
+    return {
+      pass: false,
+      message:
+        `agent used tool(s) outside its declared set: ${names.join(", ")} (declared: ${allowed.join(", ")})\n${listCalls(outside)}\n` +
+        "  add the tool to the declaration if it is intended, or find why the agent reached for it",
+      expected: allowed,
+      actual: names,
+      callIndex: outside[0].index,
+    };
+  });
+}
+
+/** The number of calls to `name` (`"*"` for any tool) lies within bounds. */
+export function toolCount(name: string, bounds: { readonly min?: number; readonly max?: number }): Check<Trace> {
+  requireName("toolCount", "name", name);
+  const { min, max } = requireBounds("toolCount", bounds);
+  return defineCheck<Trace>("toolCount", { name, min, max }, (trace) => {
+    const n = callsNamed(trace, name).length;
+    const range = describeRange(min, max);
+    const what = name === "*" ? "tool calls" : `calls to ${name}`;
+    if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+      return {
+        pass: false,
+        message: `expected ${range} ${what}; the trace has ${n} (the agent made ${summarizeTools(trace.toolCalls)})`,
+        expected: { min, max },
+        actual: n,
+      };
+    }
+    if (max !== undefined) {
+      const unprovable = absenceUnprovable(trace);
+      if (unprovable) return { pass: false, message: `cannot confirm at most ${max} ${what}: ${unprovable}`, actual: n };
+    }
+    return { pass: true, message: `${n} ${what}, within ${range}`, actual: n };
+  });
+}
+
+/** The agent attempted `name` (optionally with matching args) and it was blocked — by a hook or the permission system. */
+export function denied(name: string, args?: ArgMatcher): Check<Trace> {
+  requireName("denied", "name", name);
+  if (args !== undefined) requireMatcher("denied", "args", args);
+  return defineCheck<Trace>("denied", { name, args }, (trace) => {
+    const attempts = callsNamed(trace, name, args);
+    const hit = attempts.find(({ call }) => call.status === "denied");
+    if (hit) {
+      const by = hit.call.deniedBy ? ` by ${hit.call.deniedBy === "hook" ? "a hook" : "the permission system"}` : "";
+      return { pass: true, message: `${name}${describeMatcher(args)} was attempted and denied${by} at #${hit.index}`, callIndex: hit.index };
+    }
+    if (attempts.length === 0) {
+      return {
+        pass: false,
+        message: `expected ${name}${describeMatcher(args)} to be attempted and denied; it was never attempted (the agent made ${summarizeTools(trace.toolCalls)})`,
+        expected: { name, args, status: "denied" },
+      };
+    }
+    return {
+      pass: false,
+      message:
+        `expected ${name}${describeMatcher(args)} to be denied; it was attempted but not denied:\n${listCalls(attempts)}\n` +
+        "  check the guarding hook's matcher and exit code, or the permission settings",
+      expected: { name, args, status: "denied" },
+      actual: attempts.map(({ call }) => call.status),
+      callIndex: attempts[0].index,
+    };
+  });
+}
+
+/** The agent used an MCP tool `<server>/<tool>` (Claude Code names it `mcp__server__tool`). */
+export function mcp(server: string, toolName: string): Check<Trace> {
+  requireName("mcp", "server", server);
+  requireName("mcp", "toolName", toolName);
+  const full = `mcp__${server}__${toolName}`;
+  return defineCheck<Trace>("mcp", { server, toolName }, (trace) => {
+    const hit = trace.toolCalls.findIndex((c) => c.name === full);
+    if (hit !== -1) return { pass: true, message: `${full} was called at #${hit}`, callIndex: hit };
+    const mcpCalls = [...new Set(trace.toolCalls.filter((c) => c.name.startsWith("mcp__")).map((c) => c.name))];
+    const status = trace.source.mcpServers?.find((s) => s.name === server)?.status;
+    const serverNote =
+      status === undefined
+        ? trace.source.mcpServers
+          ? `; server "${server}" was not configured (configured: ${trace.source.mcpServers.map((s) => s.name).join(", ") || "none"})`
+          : ""
+        : status === "connected"
+          ? ""
+          : `; server "${server}" reported status "${status}" at start`;
+    return {
+      pass: false,
+      message: `expected a call to ${full}; MCP calls made: ${mcpCalls.join(", ") || "none"}${serverNote}`,
+      expected: full,
+      actual: mcpCalls,
+    };
+  });
+}

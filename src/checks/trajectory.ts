@@ -1,0 +1,156 @@
+/**
+ * Whole-trajectory comparison, with agentevals' modes: the sequence of calls against a reference.
+ *
+ * - `strict`    — same calls, same order, nothing extra.
+ * - `unordered` — same calls (as a multiset), any order.
+ * - `subset`    — every call the agent made is in the reference (no tools beyond it).
+ * - `superset`  — every reference call was made (extras allowed).
+ *
+ * Argument modes compare a call's input with a reference entry's `args`: `ignore` (names only),
+ * `exact` (deep equality; RegExp leaves test strings), `superset` (the input holds every
+ * reference key — ArgMatcher semantics), `subset` (every input key is in the reference and
+ * matches). An entry without `args` matches on the name alone whatever the mode.
+ */
+import type { ToolCall, Trace } from "../trace/types.js";
+import { isPlainObject, matchArgs, testRegExp, type ArgMatcher, type ArgValue } from "../match/arg-match.js";
+import { formatValue } from "../match/codec.js";
+import { defineCheck, type Check } from "./check.js";
+import { absenceUnprovable } from "./describe.js";
+import { InvalidCheckError, requireMatcher } from "./validate.js";
+
+export type TrajectoryMode = "strict" | "unordered" | "subset" | "superset";
+export type ArgsMode = "exact" | "ignore" | "subset" | "superset";
+
+/** A reference call: a tool name, or a name with expected arguments. */
+export type TrajectoryStep = string | { readonly name: string; readonly args?: ArgMatcher };
+
+export interface TrajectoryOptions {
+  /** @default "strict" */
+  readonly mode?: TrajectoryMode;
+  /** @default "ignore" */
+  readonly args?: ArgsMode;
+  /** Per-tool argument mode, overriding `args` for that tool. */
+  readonly toolArgs?: Readonly<Record<string, ArgsMode>>;
+}
+
+const MODES: readonly TrajectoryMode[] = ["strict", "unordered", "subset", "superset"];
+const ARG_MODES: readonly ArgsMode[] = ["exact", "ignore", "subset", "superset"];
+
+function deepMatch(actual: unknown, expected: ArgValue | undefined): boolean {
+  if (expected instanceof RegExp) return typeof actual === "string" && testRegExp(expected, actual);
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => deepMatch(actual[i], e));
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(actual)) return false;
+    const keys = Object.keys(expected);
+    return keys.length === Object.keys(actual).length && keys.every((k) => deepMatch(actual[k], (expected as ArgMatcher)[k]));
+  }
+  return actual === expected;
+}
+
+function stepMatches(call: ToolCall, step: { name: string; args?: ArgMatcher }, mode: ArgsMode): boolean {
+  if (call.name !== step.name) return false;
+  if (step.args === undefined || mode === "ignore") return true;
+  switch (mode) {
+    case "exact":
+      return deepMatch(call.input, step.args);
+    case "superset":
+      return matchArgs(call.input, step.args);
+    case "subset":
+      return Object.keys(call.input).every((k) => k in step.args! && deepMatch(call.input[k], step.args![k]));
+  }
+}
+
+/** Maximum bipartite matching (augmenting paths): how many of `left` pair with distinct `right`. */
+function maxMatching(nLeft: number, nRight: number, edge: (l: number, r: number) => boolean): { size: number; unmatchedLeft: number[] } {
+  const owner = new Array<number>(nRight).fill(-1);
+  const tryAssign = (l: number, seen: boolean[]): boolean => {
+    for (let r = 0; r < nRight; r++) {
+      if (seen[r] || !edge(l, r)) continue;
+      seen[r] = true;
+      if (owner[r] === -1 || tryAssign(owner[r], seen)) {
+        owner[r] = l;
+        return true;
+      }
+    }
+    return false;
+  };
+  const unmatchedLeft: number[] = [];
+  let size = 0;
+  for (let l = 0; l < nLeft; l++) {
+    if (tryAssign(l, new Array<boolean>(nRight).fill(false))) size++;
+    else unmatchedLeft.push(l);
+  }
+  return { size, unmatchedLeft };
+}
+
+function showStep(step: { name: string; args?: ArgMatcher }): string {
+  return step.args ? `${step.name} ${formatValue(step.args, 60)}` : step.name;
+}
+
+/** The agent's calls compare to a reference trajectory under `mode` (see module doc). */
+export function trajectory(expected: readonly TrajectoryStep[], options: TrajectoryOptions = {}): Check<Trace> {
+  if (!Array.isArray(expected)) throw new InvalidCheckError("trajectory", "expected", "must be an array of tool names or { name, args }", expected);
+  const steps = expected.map((s, i) => {
+    if (typeof s === "string" && s !== "") return { name: s };
+    if (isPlainObject(s) && typeof s.name === "string" && s.name !== "") {
+      if (s.args !== undefined) requireMatcher("trajectory", `expected[${i}].args`, s.args);
+      return { name: s.name, args: s.args as ArgMatcher | undefined };
+    }
+    throw new InvalidCheckError("trajectory", `expected[${i}]`, "must be a tool name or { name, args }", s);
+  });
+  const mode = options.mode ?? "strict";
+  const argsMode = options.args ?? "ignore";
+  if (!MODES.includes(mode)) throw new InvalidCheckError("trajectory", "mode", `must be one of ${MODES.join(", ")}`, mode);
+  if (!ARG_MODES.includes(argsMode)) throw new InvalidCheckError("trajectory", "args", `must be one of ${ARG_MODES.join(", ")}`, argsMode);
+  for (const [name, m] of Object.entries(options.toolArgs ?? {})) {
+    if (!ARG_MODES.includes(m)) throw new InvalidCheckError("trajectory", `toolArgs.${name}`, `must be one of ${ARG_MODES.join(", ")}`, m);
+  }
+  const modeFor = (name: string) => options.toolArgs?.[name] ?? argsMode;
+  const params = { expected, mode: options.mode, args: options.args, toolArgs: options.toolArgs };
+  const label = `trajectory(${mode}, [${steps.map((s) => s.name).join(", ")}])`;
+
+  return defineCheck<Trace>(
+    "trajectory",
+    params,
+    (trace) => {
+      const calls = trace.toolCalls;
+      const actual = calls.map((c) => c.name);
+      const edge = (c: number, s: number) => stepMatches(calls[c], steps[s], modeFor(steps[s].name));
+      const base = { expected: steps.map(showStep), actual };
+      const fail = (why: string, callIndex?: number) => ({
+        pass: false,
+        message: `trajectory (${mode}, args ${argsMode}) differs: ${why}\n    expected: ${steps.map(showStep).join(" → ") || "(none)"}\n    actual:   ${actual.join(" → ") || "(no calls)"}`,
+        callIndex,
+        ...base,
+      });
+      // Strict, unordered and subset all claim "nothing beyond the reference": an absence.
+      const unprovable = mode === "superset" ? undefined : absenceUnprovable(trace);
+      if (unprovable) return fail(unprovable);
+      if (mode === "subset" && calls.length === 0) {
+        return fail('no tool calls recorded; subset fails closed (assert toolCount("*", { max: 0 }) for a tool-free run)');
+      }
+      if (mode === "strict") {
+        const n = Math.max(calls.length, steps.length);
+        for (let i = 0; i < n; i++) {
+          if (i >= calls.length) return fail(`step ${i + 1} (${showStep(steps[i])}) never happened`);
+          if (i >= steps.length) return fail(`extra call #${i} ${calls[i].name} beyond the reference`, i);
+          if (!edge(i, i)) return fail(`step ${i + 1}: expected ${showStep(steps[i])}, got ${calls[i].name} ${formatValue(calls[i].input, 80)}`, i);
+        }
+        return { pass: true, message: `trajectory matches step for step (${calls.length} calls)` };
+      }
+      if (mode === "superset" || mode === "unordered") {
+        const m = maxMatching(steps.length, calls.length, (s, c) => edge(c, s));
+        if (m.unmatchedLeft.length > 0) return fail(`reference call(s) not made: ${m.unmatchedLeft.map((s) => showStep(steps[s])).join(", ")}`);
+        if (mode === "unordered" && calls.length !== steps.length) return fail(`${calls.length - steps.length} call(s) beyond the reference`);
+        return { pass: true, message: `all ${steps.length} reference call(s) made${mode === "unordered" ? ", nothing else" : ""}` };
+      }
+      const m = maxMatching(calls.length, steps.length, edge);
+      if (m.unmatchedLeft.length > 0) {
+        const extra = m.unmatchedLeft.map((c) => `#${c} ${calls[c].name}`);
+        return fail(`call(s) outside the reference: ${extra.join(", ")}`, m.unmatchedLeft[0]);
+      }
+      return { pass: true, message: `all ${calls.length} call(s) are within the reference` };
+    },
+    { label },
+  );
+}

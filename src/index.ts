@@ -1,0 +1,50 @@
+/**
+ * proctor — test coding agents with the rigour of unit tests and the statistics of evals.
+ * The core: the Trace model, the check vocabulary, and the strict verdict.
+ */
+export type {
+  Trace,
+  ToolCall,
+  ToolStatus,
+  SubagentRun,
+  SkillActivation,
+  HookEvent,
+  Reply,
+  FileChange,
+  FileRecord,
+  ModelRequest,
+  Usage,
+  TraceSource,
+  RunError,
+  RunOutcome,
+} from "./trace/types.js";
+export { TOOL_STATUSES, MAIN_AGENT } from "./trace/types.js";
+export { validateTrace, traceErrors, TRACE_SCHEMA } from "./trace/schema.js";
+export { parseTranscript, readTranscript } from "./trace/transcript.js";
+export { subagentView, mainAgentView } from "./trace/scope.js";
+
+export type { Check, CheckJSON, CheckResult, Verdict } from "./checks/check.js";
+export { defineCheck, evalChecks } from "./checks/check.js";
+export { assertChecks, expect, ChecksFailedError } from "./expect.js";
+export { tool, toolWith, notTool, onlyTools, toolCount, denied, mcp, baseToolName } from "./checks/tools.js";
+export { output, experimental_eachReply, experimental_replyCount, received, turns } from "./checks/text.js";
+export { experimental_eachReply as eachReply, experimental_replyCount as replyCount } from "./checks/text.js";
+export { hookFired, skill } from "./checks/run.js";
+export { wrote, didNotWrite, wroteOnly } from "./checks/files.js";
+export { subagent } from "./checks/subagent.js";
+export { cost, latency, tokens, inputTokens, outputTokens, cacheTokens } from "./checks/resources.js";
+export type { UsageTrace } from "./checks/resources.js";
+export { judged, custom, setDefaultJudge } from "./checks/judged.js";
+export type { JudgeFn, CustomVerdict } from "./checks/judged.js";
+export { trajectory } from "./checks/trajectory.js";
+export type { TrajectoryMode, ArgsMode, TrajectoryStep, TrajectoryOptions } from "./checks/trajectory.js";
+export { blocked, allowed } from "./checks/hook-result.js";
+export { checkFromJSON, checksFromJSON, registerCheckKind, knownCheckKinds } from "./checks/from-json.js";
+export { InvalidCheckError } from "./checks/validate.js";
+
+export type { ArgMatcher, ArgValue } from "./match/arg-match.js";
+export { matchArgs } from "./match/arg-match.js";
+export type { HookRunResult, BlockMechanism } from "./hook/types.js";
+export { interpretHookOutput } from "./hook/interpret.js";
+export { ProctorError, isProctorError } from "./errors/proctor-error.js";
+export type { ProctorErrorCode } from "./errors/proctor-error.js";

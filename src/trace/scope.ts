@@ -1,0 +1,45 @@
+/** Scoped views of a Trace — derived, never stored copies. */
+import type { SubagentRun, Trace } from "./types.js";
+import { MAIN_AGENT } from "./types.js";
+import { filesFromCalls } from "./files-from-calls.js";
+
+/**
+ * The trace as one subagent saw it: its own calls, skills and hooks; its output as the one reply.
+ * Files come from its own Write/Edit calls (a snapshot is run-wide and can't be attributed);
+ * usage and turns are run-wide, so the view has none and resource checks fail closed on it.
+ */
+export function subagentView(trace: Trace, run: SubagentRun): Trace {
+  const indices = trace.toolCalls.flatMap((c, i) => (c.agent === run.id ? [i] : []));
+  const toolCalls = indices.map((i) => trace.toolCalls[i]);
+  const callIds = new Set(toolCalls.map((c) => c.id));
+  const localAt = (at: number) => indices.filter((i) => i < at).length;
+  return {
+    version: 1,
+    source: trace.source,
+    complete: trace.complete && run.status !== "pending",
+    toolCalls,
+    subagents: [],
+    skills: trace.skills
+      .filter((s) => s.agent === run.id)
+      .map((s) => ({ ...s, callIndex: indices.indexOf(s.callIndex) })),
+    hooks: trace.hooks.filter((h) => h.callId !== undefined && callIds.has(h.callId)).map((h) => ({ ...h, at: localAt(h.at) })),
+    replies: run.output === undefined ? [] : [{ text: run.output, at: toolCalls.length }],
+    output: run.output,
+    files: filesFromCalls(toolCalls, trace.source.cwd),
+    modelRequests: trace.modelRequests?.filter((r) => r.agent === run.type),
+    errors: trace.errors,
+  };
+}
+
+/** The trace without any subagent's calls: what the main loop itself did. */
+export function mainAgentView(trace: Trace): Trace {
+  const toolCalls = trace.toolCalls.filter((c) => c.agent === MAIN_AGENT);
+  return {
+    ...trace,
+    toolCalls,
+    skills: trace.skills
+      .filter((s) => s.agent === MAIN_AGENT)
+      .map((s) => ({ ...s, callIndex: toolCalls.indexOf(trace.toolCalls[s.callIndex]) })),
+    modelRequests: trace.modelRequests?.filter((r) => r.agent === MAIN_AGENT),
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The Trace: what one agent run did, in one JSON-serialisable shape.
+ *
+ * Every producer (recorded transcripts, the mock-model harness, real-API evals, Codex runs)
+ * normalises into this shape once, at its boundary, so every check sees the same thing.
+ */
+
+/** Outcome of one tool call, in the typed tool-result vocabulary. */
+export type ToolStatus = "success" | "failure" | "denied" | "invalid" | "partial" | "pending" | "absent";
+
+/** The statuses, in a stable order (for schemas and menus). */
+export const TOOL_STATUSES: readonly ToolStatus[] = [
+  "success",
+  "failure",
+  "denied",
+  "invalid",
+  "partial",
+  "pending",
+  "absent",
+];
+
+/** Which agent made a call: the main loop, or the subagent dispatched by a tool_use id. */
+export const MAIN_AGENT = "main";
+
+/** One tool call, whatever happened to it next. */
+export interface ToolCall {
+  /** The model's tool_use id. */
+  readonly id: string;
+  /** Tool name as the agent reports it (`Bash`, `mcp__server__tool`, …). */
+  readonly name: string;
+  /** The arguments the model sent. */
+  readonly input: Record<string, unknown>;
+  /** The tool result as text (blocks flattened); absent when no result came back. */
+  readonly result?: string;
+  readonly status: ToolStatus;
+  /** `"main"`, or the tool_use id of the Agent/Task call whose subagent made this call. */
+  readonly agent: string;
+  /** The subagent type when `agent` is not main. */
+  readonly agentType?: string;
+  /** Why a call was denied: a hook's message or the permission system's. */
+  readonly deniedBy?: "hook" | "permission";
+  /** Typed effects carried by an envelope result, kept as data. */
+  readonly effects?: readonly unknown[];
+}
+
+/** One subagent dispatch (an `Agent`, or older `Task`, call). */
+export interface SubagentRun {
+  /** The dispatching tool_use id; calls made inside carry it as `agent`. */
+  readonly id: string;
+  readonly type: string;
+  readonly description?: string;
+  readonly prompt: string;
+  /** Indices into `trace.toolCalls` of the calls this subagent made. */
+  readonly calls: readonly number[];
+  /** The subagent's final text (the Agent call's result). */
+  readonly output?: string;
+  readonly status: ToolStatus;
+}
+
+/** One skill activation. */
+export interface SkillActivation {
+  /** The skill id as invoked (`name` or `plugin:name`). */
+  readonly name: string;
+  /** Index into `trace.toolCalls` of the `Skill` call that began it. */
+  readonly callIndex: number;
+  readonly agent: string;
+  readonly status: ToolStatus;
+}
+
+/** One hook execution as the CLI reported it. */
+export interface HookEvent {
+  /** `PreToolUse:Bash`, `Stop`, `SubagentStop`, … */
+  readonly name: string;
+  /** The hook event (`PreToolUse`, `Stop`, …). */
+  readonly event: string;
+  /** `null` when the hook never reported back (the run ended first). */
+  readonly exitCode: number | null;
+  readonly outcome: string;
+  /** Did this hook block what it guarded (exit 2, deny, block, continue:false)? */
+  readonly blocked: boolean;
+  /** The decision the hook's JSON stated, if any. */
+  readonly decision?: string;
+  readonly output: string;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  /** The tool call this hook was about, when it was a tool hook. */
+  readonly callId?: string;
+  /** Number of tool calls made before this hook fired (its place on the timeline). */
+  readonly at: number;
+}
+
+/** One turn-ending reply of the main agent. */
+export interface Reply {
+  readonly text: string;
+  readonly messageId?: string;
+  /** Number of tool calls made before this reply (its place on the timeline). */
+  readonly at: number;
+}
+
+/** What changed in the work dir. */
+export interface FileChange {
+  /** Path relative to the work dir (POSIX separators); absolute when outside it. */
+  readonly path: string;
+  readonly change: "created" | "modified" | "deleted";
+  /** The new content, for small text files the snapshot read. */
+  readonly content?: string;
+}
+
+/**
+ * The file record of a run. `snapshot` is exact (the work dir was compared before and after);
+ * `tool-calls` only knows what Write/Edit/NotebookEdit reported, not what Bash did.
+ */
+export interface FileRecord {
+  readonly source: "snapshot" | "tool-calls";
+  readonly changes: readonly FileChange[];
+}
+
+/** One request the model received (captured by the mock model). */
+export interface ModelRequest {
+  /** `"main"`, or the subagent type the request was routed to. */
+  readonly agent: string;
+  readonly system: string;
+  /** Every message flattened to text, tool results included. */
+  readonly messages: string;
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
+}
+
+/** Token and cost totals of a run. */
+export interface Usage {
+  readonly costUsd: number;
+  readonly durationMs: number;
+  /** Fresh (uncached) input tokens. */
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheCreationTokens: number;
+  readonly cacheReadTokens: number;
+}
+
+/** Where a trace came from. */
+export interface TraceSource {
+  readonly kind: "transcript" | "harness" | "eval" | "codex" | "synthetic";
+  readonly agentVersion?: string;
+  readonly sessionId?: string;
+  readonly model?: string;
+  readonly cwd?: string;
+  readonly permissionMode?: string;
+  /** Tools the agent advertised at start (the init line). */
+  readonly tools?: readonly string[];
+  readonly mcpServers?: readonly { readonly name: string; readonly status: string }[];
+}
+
+/** A run-level problem: the run failed, ended early, or its record was damaged. */
+export interface RunError {
+  readonly kind: string;
+  readonly message: string;
+  /** 1-based transcript line, for malformed lines. */
+  readonly line?: number;
+}
+
+/** How the run ended, from its final result line. */
+export interface RunOutcome {
+  readonly subtype: string;
+  readonly isError: boolean;
+  readonly stopReason?: string;
+  readonly apiErrorStatus?: number;
+}
+
+/** What one agent run did. Round-trips through JSON unchanged. */
+export interface Trace {
+  readonly version: 1;
+  readonly source: TraceSource;
+  /** `false` when the run ended without a final result (killed, crashed, cut off). */
+  readonly complete: boolean;
+  readonly outcome?: RunOutcome;
+  /** Every call, in order, subagents included. */
+  readonly toolCalls: readonly ToolCall[];
+  readonly subagents: readonly SubagentRun[];
+  readonly skills: readonly SkillActivation[];
+  readonly hooks: readonly HookEvent[];
+  readonly replies: readonly Reply[];
+  /** The run's final result text; absent when the run produced none. */
+  readonly output?: string;
+  /** Model turns the run took; absent when unknown. */
+  readonly turns?: number;
+  readonly usage?: Usage;
+  readonly files?: FileRecord;
+  readonly modelRequests?: readonly ModelRequest[];
+  readonly errors: readonly RunError[];
+}
