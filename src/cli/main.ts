@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * The `proctor` CLI. Each command lives in its own module, imported only when it runs, so a
+ * per-tool-call command like `proctor gate` pays for nothing else at start-up.
+ * Exit codes: 0 success, 1 a verdict failed, 2 bad input.
+ */
+import { isProctorError } from "../errors/proctor-error.js";
+import type { Command } from "./command.js";
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: Command }> }> = {
+  trace: { summary: "trace FILE                      print a transcript as a Trace (JSON)", load: () => import("./commands/trace.js") },
+  check: { summary: "check FILE --checks C.json [--json]  evaluate checks against a transcript", load: () => import("./commands/check.js") },
+};
+
+function usage(): string {
+  return ["usage: proctor <command> [options]", "", ...Object.values(COMMANDS).map((c) => `  proctor ${c.summary}`)].join("\n");
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${usage()}\n`);
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    const { PROCTOR_VERSION } = await import("../version.js");
+    process.stdout.write(`${PROCTOR_VERSION}\n`);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`proctor: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
+    return 2;
+  }
+  try {
+    const command = (await entry.load()).default;
+    return await command(rest);
+  } catch (error) {
+    if (isProctorError(error)) {
+      process.stderr.write(`proctor ${name}: ${error.message}\n`);
+      return error.code === "CHECKS_FAILED" || error.code === "RATES_BELOW_THRESHOLD" ? 1 : 2;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`proctor: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);
