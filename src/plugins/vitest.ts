@@ -1,0 +1,59 @@
+/**
+ * vitest matchers: `expect(trace).toPass(check)` and `expect(trace).toPassAll(checks)`.
+ * Importing this module registers them (`import "proctor/vitest"` in a test or setup file).
+ * The matchers adapt, they don't evaluate: the verdict comes from the same evaluator as
+ * proctor's own `expect`, and `.not` is left to vitest.
+ */
+import { expect as vitestExpect } from "vitest";
+import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
+import { renderFailures } from "../expect.js";
+
+interface ProctorMatchers<R = unknown> {
+  /** The check holds for the received Trace (or HookRunResult). */
+  toPass(check: Check<any>): R;
+  /** Every check holds; the failure lists each failed check with its message. */
+  toPassAll(checks: readonly Check<any>[]): R;
+}
+
+declare module "vitest" {
+  interface Matchers<T = any> extends ProctorMatchers<T> {}
+}
+
+function checkList(value: unknown): value is readonly Check<unknown>[] {
+  return Array.isArray(value) && value.length > 0 && value.every((c) => typeof c?.eval === "function");
+}
+
+function tick(results: readonly CheckResult[]): string[] {
+  return results.map((r) => `${r.pass ? "✓" : "✗"} ${r.label}`);
+}
+
+vitestExpect.extend({
+  toPass(received: unknown, check: Check<unknown>) {
+    if (typeof check?.eval !== "function") {
+      throw new TypeError(`toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`);
+    }
+    const [r] = evalChecks(received, [check]);
+    return {
+      pass: r.pass,
+      message: () => (r.pass ? `expected ${r.label} to fail, but it passed: ${r.message}` : `✗ ${r.label}\n  ${r.message.replace(/\n/g, "\n  ")}`),
+      actual: r.actual,
+      expected: r.expected,
+    };
+  },
+  toPassAll(received: unknown, checks: readonly Check<unknown>[]) {
+    if (!checkList(checks)) throw new TypeError("toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing");
+    const results = evalChecks(received, checks);
+    const failures = results.filter((r) => !r.pass);
+    return {
+      pass: failures.length === 0,
+      message: () =>
+        failures.length === 0
+          ? `expected at least one of ${results.length} checks to fail, but all passed`
+          : `${failures.length} of ${results.length} checks failed:\n${renderFailures(failures)}`,
+      actual: tick(results),
+      expected: results.map((r) => `✓ ${r.label}`),
+    };
+  },
+});
+
+export type { ProctorMatchers };
