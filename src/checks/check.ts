@@ -81,11 +81,11 @@ export function defineCheck<T>(
   });
 }
 
-/** `kind(arg1, arg2, {opt: 1})` from the parameters, in the order given. */
+/** `kind(Bash, {"command":/rm/}, max: 1)`: strings bare, numbers named, the rest compact JSON. */
 function labelOf(kind: string, params: Record<string, unknown>): string {
-  const parts = Object.values(params)
-    .filter((v) => v !== undefined)
-    .map((v) => (typeof v === "string" ? v : formatValue(v, 60)));
+  const parts = Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? `${k}: ${v}` : formatValue(v, 60)));
   return `${kind}(${parts.join(", ")})`;
 }
 

@@ -22,8 +22,13 @@ function bound(
     const n = measure(trace.usage);
     return n <= limit
       ? { pass: true, message: `${what} ${unit(n)} ≤ ${unit(limit)}`, actual: n }
-      : { pass: false, message: `expected ${what} ≤ ${unit(limit)}; the run used ${unit(n)} (${((n / Math.max(limit, Number.EPSILON)) * 100).toFixed(0)}% of the limit)`, expected: limit, actual: n };
+      : { pass: false, message: `expected ${what} ≤ ${unit(limit)}; the run used ${unit(n)} (${overBy(n, limit)})`, expected: limit, actual: n };
   });
+}
+
+/** `60% over`, rounded up so a run just over the limit never reads as 0% over. */
+function overBy(n: number, limit: number): string {
+  return limit === 0 ? "the limit is 0" : `${Math.ceil(((n - limit) / limit) * 100)}% over`;
 }
 
 const usd = (n: number) => `$${n.toFixed(4)}`;

@@ -1,0 +1,10 @@
+/** Run the built CLI as a user would (a real process), for CLI tests. */
+import { existsSync } from "node:fs";
+import { execa } from "execa";
+
+export const CLI = new URL("../../dist/src/cli/main.js", import.meta.url).pathname;
+
+export async function proctor(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}) {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+  return execa("node", [CLI, ...args], { reject: false, input: options.input, cwd: options.cwd, env: options.env });
+}
