@@ -15,7 +15,9 @@ export type ProctorErrorCode =
   | "RATES_BELOW_THRESHOLD"
   | "BASELINE_INVALID"
   | "NO_API_KEY"
-  | "POLICY_INVALID";
+  | "POLICY_INVALID"
+  | "REPORT_INVALID"
+  | "EVAL_SKIPPED";
 
 /**
  * The one error family proctor throws. Branded with a global symbol so `isProctorError` works
