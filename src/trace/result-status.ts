@@ -8,7 +8,9 @@ export interface ResultStatus {
 }
 
 const HOOK_DENIAL = /^PreToolUse:\S+ hook error: /;
-const PERMISSION_DENIAL = /^Permission to use \S+ has been denied|^Claude requested permissions? to use /;
+// The permission system's own wordings (dontAsk, an unapproved tool or path, a command needing approval).
+const PERMISSION_DENIAL =
+  /^Permission to use \S+ has been denied|^Claude requested permissions? to |^This (?:Bash )?command (?:requires approval|contains multiple operations)|\bwas blocked\. For security, Claude Code may only /;
 const INVALID = /<tool_use_error>(?:Error: No such tool available|InputValidationError)|^No such tool available/;
 
 /**
