@@ -1,0 +1,21 @@
+/**
+ * proctor/mock-model — a scripted Anthropic Messages API server. The test scripts what the
+ * *model* says; the real `claude` binary does everything else.
+ */
+export { startMockModel } from "./server/start.js";
+export type { MockModel, MockModelOptions, RawRequest } from "./server/start.js";
+export type { MockRun, MockRunError } from "./run/mock-run.js";
+export { loadScript, parseScript, validateScript, scriptErrors, SCRIPT_SCHEMA } from "./script/schema.js";
+export type {
+  Script,
+  SubagentScript,
+  Turn,
+  TurnSpec,
+  TurnContext,
+  ToolResultSeen,
+  ScriptBlock,
+  ScriptToolUse,
+  ScriptUsage,
+  ScriptFault,
+  StopReason,
+} from "./script/types.js";

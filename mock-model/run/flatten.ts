@@ -1,0 +1,95 @@
+/** A Messages API request body, read once into the shapes routing and recording need. */
+import type { ModelRequest } from "../../src/trace/types.js";
+import type { ToolResultSeen } from "../script/types.js";
+
+type Json = Record<string, any>;
+
+/** Text of a content value (a string or blocks), tool results and tool calls included. */
+function blockText(block: Json): string {
+  switch (block?.type) {
+    case "text":
+      return String(block.text ?? "");
+    case "thinking":
+      return `[thinking] ${String(block.thinking ?? "")}`;
+    case "tool_use":
+      return `[tool_use ${String(block.name)} ${String(block.id)}] ${JSON.stringify(block.input ?? {})}`;
+    case "tool_result":
+      return `[tool_result ${String(block.tool_use_id)}${block.is_error ? " error" : ""}] ${contentText(block.content)}`;
+    case "image":
+      return "[image]";
+    default:
+      return JSON.stringify(block);
+  }
+}
+
+/** A message's content as text. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map(blockText).join("\n");
+}
+
+/** The system prompt as one text (it arrives as a string or as text blocks). */
+export function systemText(system: unknown): string {
+  if (typeof system === "string") return system;
+  if (!Array.isArray(system)) return "";
+  return system.map((b: Json) => String(b?.text ?? "")).join("\n");
+}
+
+/** Every message as `[role] text`, tool calls and tool results included. */
+export function messagesText(messages: readonly Json[]): string {
+  return messages.map((m) => `[${String(m.role)}] ${contentText(m.content)}`).join("\n");
+}
+
+const REMINDER = /^\s*<system-reminder>[\s\S]*<\/system-reminder>\s*$/;
+
+/**
+ * The first user message's own words: the prompt (main agent) or the Agent call's prompt
+ * (a subagent), without the `<system-reminder>` blocks the CLI adds.
+ */
+export function firstUserText(messages: readonly Json[]): string {
+  const first = messages.find((m) => m.role === "user");
+  if (!first) return "";
+  if (typeof first.content === "string") return first.content;
+  if (!Array.isArray(first.content)) return "";
+  return first.content
+    .filter((b: Json) => b?.type === "text" && !REMINDER.test(String(b.text ?? "")))
+    .map((b: Json) => String(b.text))
+    .join("\n");
+}
+
+/** The tool results in the last user message, in order. */
+export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMap<string, string>): ToolResultSeen[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "user") continue;
+    if (!Array.isArray(m.content)) return [];
+    return m.content
+      .filter((b: Json) => b?.type === "tool_result")
+      .map((b: Json) => {
+        const id = String(b.tool_use_id);
+        const name = toolNames.get(id);
+        return { toolUseId: id, ...(name ? { name } : {}), content: contentText(b.content), isError: b.is_error === true };
+      });
+  }
+  return [];
+}
+
+/** The last thing the model received, in one line, for error messages. */
+export function describeLastReceived(messages: readonly Json[]): string {
+  const last = messages[messages.length - 1];
+  if (!last) return "nothing (no messages)";
+  const text = contentText(last.content).replace(/\s+/g, " ").trim();
+  return `${String(last.role)}: ${text.length > 300 ? `${text.slice(0, 299)}…` : text}`;
+}
+
+/** The recorded form of a request routed to an agent. */
+export function recordRequest(agent: string, body: Json): ModelRequest {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return {
+    agent,
+    system: systemText(body.system),
+    messages: messagesText(Array.isArray(body.messages) ? body.messages : []),
+    tools: tools.map((t: Json) => ({ name: String(t?.name ?? ""), description: String(t?.description ?? "") })),
+  };
+}

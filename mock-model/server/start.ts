@@ -1,0 +1,136 @@
+/**
+ * The scripted Anthropic Messages API server. One server serves many concurrent runs, each
+ * registered under its own API key with its own script and records.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { validateScript } from "../script/schema.js";
+import type { Script } from "../script/types.js";
+import { MockRunState, type MockRun } from "../run/mock-run.js";
+import { sendApiError, sendFault, sendJson, sendMessageJson, sendMessageStream } from "./answer.js";
+
+/** Every HTTP request as it arrived, for inspection (e.g. proving a credential never reached the server). */
+export interface RawRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+}
+
+export interface MockModelOptions {
+  /** @default 0 (any free port) */
+  readonly port?: number;
+  /** @default "127.0.0.1" */
+  readonly host?: string;
+  /** Called with every request before it is answered. */
+  readonly onRequest?: (request: RawRequest) => void;
+  /** Let the process exit while the server is still listening. @default false */
+  readonly unref?: boolean;
+}
+
+export interface MockModel {
+  /** `http://127.0.0.1:PORT` — the CLI's `ANTHROPIC_BASE_URL`. */
+  readonly url: string;
+  readonly port: number;
+  /** Register a run: validates the script and returns the run, with a fresh API key unless one is given. */
+  addRun(script: Script, options?: { apiKey?: string }): MockRun;
+  /** Stop listening and drop every open connection (stalled answers included). */
+  close(): Promise<void>;
+}
+
+const HEALTH_PATHS = new Set(["/", "/health", "/healthz", "/v1/health", "/status"]);
+
+function apiKeyOf(req: IncomingMessage): string | undefined {
+  const key = req.headers["x-api-key"];
+  if (typeof key === "string" && key) return key;
+  const auth = req.headers.authorization;
+  return typeof auth === "string" && auth.startsWith("Bearer ") ? auth.slice(7) : undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** Start the mock model on 127.0.0.1 (a free port unless one is given). */
+export async function startMockModel(options: MockModelOptions = {}): Promise<MockModel> {
+  const runs = new Map<string, MockRunState>();
+  let runCounter = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const method = req.method ?? "GET";
+    const url = req.url ?? "/";
+    const path = url.split("?")[0];
+    options.onRequest?.({ method, url, headers: req.headers, body });
+
+    if ((method === "HEAD" || method === "GET") && HEALTH_PATHS.has(path)) {
+      if (method === "HEAD") return void res.writeHead(200).end();
+      return sendJson(res, 200, { ok: true, server: "proctor mock model", runs: runs.size });
+    }
+    if (method === "POST" && path === "/v1/messages/count_tokens") {
+      return sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(body.length / 4)) });
+    }
+    if (method !== "POST" || path !== "/v1/messages") {
+      return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `proctor mock model: no route for ${method} ${path}; it serves POST /v1/messages, POST /v1/messages/count_tokens and health checks` } });
+    }
+    const key = apiKeyOf(req);
+    const run = key ? runs.get(key) : undefined;
+    if (!run) {
+      return sendApiError(res, 401, "authentication_error", `proctor mock model: no run is registered for ${key ? "this API key" : "a request without an API key"}; register one with mock.addRun(script) and pass its apiKey`);
+    }
+    let parsed: Record<string, any>;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return sendApiError(res, 400, "invalid_request_error", "proctor mock model: the request body is not JSON");
+    }
+    const answer = await run.answer(parsed);
+    if (answer.kind === "error") return sendApiError(res, answer.status, answer.type, answer.text);
+    if (answer.delayMs > 0) await new Promise((r) => setTimeout(r, answer.delayMs));
+    if (res.destroyed) return;
+    const streaming = parsed.stream === true;
+    if (answer.kind === "fault") return sendFault(res, answer.fault, answer.message, streaming);
+    return streaming ? sendMessageStream(res, answer.message) : sendMessageJson(res, answer.message);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) sendApiError(res, 500, "api_error", `proctor mock model crashed: ${(error as Error)?.stack ?? String(error)}`);
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  if (options.unref) server.unref();
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    addRun(script, runOptions = {}) {
+      const checked = validateScript(script);
+      const apiKey = runOptions.apiKey ?? `sk-proctor-mock-${randomBytes(12).toString("hex")}`;
+      if (runs.has(apiKey)) throw new ProctorError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
+      const run = new MockRunState(apiKey, checked, (++runCounter).toString(36), () => runs.delete(apiKey));
+      runs.set(apiKey, run);
+      return run;
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
