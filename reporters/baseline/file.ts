@@ -1,0 +1,52 @@
+/** Reading and writing baseline files: sorted keys and two-space indent, so a baseline's git diff shows only what changed. */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import type { CheckReport } from "../../src/measure/types.js";
+import { createBaseline, parseBaseline, validateBaseline, type Baseline } from "./format.js";
+
+/** Recursively copy `value` with object keys in sorted order (arrays keep their order). */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** JSON with sorted keys, two-space indent and a final newline. */
+export function stringifySorted(value: unknown): string {
+  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+}
+
+/** Read and validate a baseline file (older format versions migrated or refused, never misread). */
+export function readBaseline(file: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ProctorError("BASELINE_INVALID", `cannot read the baseline ${file}: ${code ?? (error as Error).message}`, {
+      detail: code === "ENOENT" ? "  create it with `proctor baseline --update FILE REPORT.json…` or `proctor run --baseline FILE --update-baseline`" : undefined,
+      cause: error,
+    });
+  }
+  return parseBaseline(text, file);
+}
+
+/** Write a baseline (from reports or a Baseline), validated first; keys sorted. Returns what was written. */
+export function writeBaseline(file: string, content: Baseline | readonly CheckReport[]): Baseline {
+  const baseline = Array.isArray(content) ? createBaseline(content) : validateBaseline(content, "baseline to write");
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, stringifySorted(baseline));
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", `cannot write the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+  return baseline;
+}

@@ -1,0 +1,52 @@
+/**
+ * Every viewer and bridge accepts either a Trace (JSON, as `proctor trace` or a harness writes it)
+ * or a raw stream-json transcript; this decides which one it was handed, once.
+ */
+import { readFileSync } from "node:fs";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { validateTrace } from "../../src/trace/schema.js";
+import { parseTranscript } from "../../src/trace/transcript.js";
+import type { Trace } from "../../src/trace/types.js";
+
+/** True for a value shaped like a Trace (so it is validated as one, not parsed as a transcript). */
+export function looksLikeTrace(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "toolCalls" in value && "version" in value;
+}
+
+/**
+ * A Trace from text: a Trace JSON document is validated (bad fields are named), anything else is
+ * read as a stream-json transcript (malformed lines land in `trace.errors`).
+ */
+export function traceFromText(text: string, where = "input"): Trace {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") && !trimmed.includes("\n{")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      value = undefined;
+    }
+    if (looksLikeTrace(value)) {
+      try {
+        return validateTrace(value);
+      } catch (error) {
+        throw new ProctorError("INVALID_TRACE", `${where} looks like a Trace but is not a valid one`, { detail: (error as Error).message, cause: error });
+      }
+    }
+  }
+  return parseTranscript(text);
+}
+
+/** Read a Trace JSON file or a stream-json transcript from disk. */
+export function readTraceFile(path: string): Trace {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      detail: "  pass a Trace JSON file (proctor trace FILE > trace.json) or a claude stream-json transcript",
+      cause: error,
+    });
+  }
+  return traceFromText(text, path);
+}

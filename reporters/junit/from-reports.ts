@@ -1,0 +1,112 @@
+/**
+ * JUnit from measure reports and baseline diffs. Pass/fail comes from measure's own gate
+ * (evaluateThresholds — the implementation assertRates uses) and from compareReports' verdicts;
+ * this file only lays them out as testcases.
+ */
+import { evaluateThresholds, formatRate, type ThresholdRow } from "../../src/measure/thresholds.js";
+import type { CheckReport, CheckStats, Thresholds } from "../../src/measure/types.js";
+import type { BaselineDiff } from "../baseline/diff.js";
+import { buildJunitXml, type JunitCase, type JunitSuite } from "./xml.js";
+
+/** Options of `renderJunitReports`. */
+export interface JunitReportOptions {
+  /** The gate; defaults to each report's recorded thresholds. Without either, checks are listed ungated. */
+  readonly thresholds?: Thresholds;
+  /** The `<testsuites name>`. @default "proctor" */
+  readonly name?: string;
+}
+
+const round = (x: number | null | undefined) => (x === null || x === undefined ? undefined : Math.round(x * 1e6) / 1e6);
+
+function statsProperties(c: CheckStats, report: CheckReport, row?: ThresholdRow): JunitCase["properties"] {
+  const props: Record<string, string | number | boolean | undefined> = {
+    kind: c.kind,
+    n: c.n,
+    passes: c.passes,
+    rate: round(c.rate),
+    "interval.low": round(c.interval.low),
+    "interval.high": round(c.interval.high),
+    confidence: report.confidence,
+    flaky: c.flaky,
+    meanScore: c.meanScore !== c.rate ? round(c.meanScore) : undefined,
+    min: row?.min,
+    gatedBy: row?.min !== undefined ? (report.thresholds?.by ?? "rate") : undefined,
+  };
+  for (const [k, v] of Object.entries(c.passAtK)) props[`pass@${k}`] = round(v);
+  for (const [k, v] of Object.entries(c.passHatK)) props[`pass^${k}`] = round(v);
+  return props;
+}
+
+function reportSuite(report: CheckReport, index: number, options: JunitReportOptions): JunitSuite {
+  const name = report.name ?? `report ${index + 1}`;
+  const thresholds = options.thresholds ?? report.thresholds;
+  const verdict = thresholds ? evaluateThresholds(report, thresholds) : undefined;
+  const rows = new Map(verdict?.rows.map((r) => [r.label, r]));
+  const cases: JunitCase[] = report.checks.map((c) => {
+    const row = rows.get(c.label);
+    const examples = c.failures.map((f) => `  trial ${f.trial}: ${f.message.replace(/\n/g, "\n    ")}`).join("\n");
+    const output = `${formatRate(c, report.confidence)}${row?.min !== undefined ? ` — minimum ${row.min}` : " — not gated"}${examples ? `\nfailing trials:\n${examples}` : ""}`;
+    const base = { name: c.label, className: name, properties: statsProperties(c, report, row), output };
+    if (report.skipped) return { ...base, skipped: report.skipped.reason };
+    if (row?.pass === false) return { ...base, failure: { text: `${row.reason ?? c.label}${examples ? `\nfailing trials:\n${examples}` : ""}`, type: "below-threshold" } };
+    return base;
+  });
+  // Report-level problems (nothing evaluated, too many errored trials) are failures too: one case says them.
+  if (verdict && verdict.problems.length > 0 && !report.skipped) {
+    cases.push({ name: "trials", className: name, failure: { text: verdict.problems.join("\n"), type: "report" } });
+  }
+  const t = report.trials;
+  return {
+    name,
+    timeSeconds: report.timing.wallMs / 1000,
+    timestamp: new Date(report.timing.startedAt),
+    properties: {
+      trials: t.requested,
+      planned: t.planned,
+      completed: t.completed,
+      errored: t.errored,
+      skipped: t.skipped,
+      costUsd: round(report.usage.costUsd),
+      seed: report.seed,
+      shard: report.shard ? `${report.shard.index}/${report.shard.count}` : undefined,
+      stopped: report.stopped?.message,
+      proctorVersion: report.metadata.proctorVersion,
+      models: report.metadata.models.join(", ") || undefined,
+    },
+    cases,
+  };
+}
+
+/** One testsuite per report, one testcase per check (rate, interval and n as properties); below threshold is a failure. */
+export function renderJunitReports(reports: readonly CheckReport[], options: JunitReportOptions = {}): string {
+  return buildJunitXml(reports.map((r, i) => reportSuite(r, i, options)), options.name);
+}
+
+/** One testsuite per eval, one testcase per check; each regression is a failure, an uncomparable eval is skipped. */
+export function renderJunitDiff(diff: BaselineDiff, options: { name?: string } = {}): string {
+  const suites: JunitSuite[] = diff.evals.map((e) => {
+    const className = `baseline: ${e.name}`;
+    if (!e.comparison) return { name: className, properties: { status: e.status }, cases: [{ name: "(eval)", className, skipped: `${e.status}: ${e.note}` }] };
+    return {
+      name: className,
+      properties: { status: e.status, alpha: e.comparison.alpha, test: e.comparison.test, correction: e.comparison.correction },
+      cases: e.comparison.checks.map((c) => ({
+        name: c.label,
+        className,
+        properties: {
+          verdict: c.verdict,
+          "baseline.rate": round(c.baseline?.rate),
+          "baseline.n": c.baseline?.n,
+          "current.rate": round(c.candidate?.rate),
+          "current.n": c.candidate?.n,
+          diff: round(c.diff),
+          pValue: round(c.pValue),
+          adjustedP: round(c.adjustedP),
+        },
+        output: `${c.verdict}: ${c.note}`,
+        ...(c.verdict === "regressed" ? { failure: { text: `regressed: ${c.note}`, type: "regression" } } : {}),
+      })),
+    };
+  });
+  return buildJunitXml(suites, options.name ?? "proctor baseline");
+}

@@ -1,0 +1,33 @@
+/** JUnit from strict verdicts: one testsuite per trace or test, one testcase per check. */
+import type { CheckResult } from "../../src/checks/check.js";
+import { buildJunitXml, type JunitSuite } from "./xml.js";
+
+/** The checks evaluated against one trace (or in one test), as `expect`/`evalChecks` returned them. */
+export interface ResultSuite {
+  /** The suite's name: the test, the transcript file, the eval. */
+  readonly name: string;
+  readonly results: readonly CheckResult[];
+  /** Seconds the run took (e.g. `trace.usage.durationMs / 1000`). */
+  readonly timeSeconds?: number;
+  /** Extra suite properties (the transcript path, the model, …). */
+  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>>;
+}
+
+/**
+ * Render check results as JUnit: a failed check is a `<failure>` whose text is the check's own
+ * message (what was expected, what the trace shows, what to do), so CI shows it verbatim.
+ */
+export function renderJunitResults(suites: readonly ResultSuite[], options: { name?: string } = {}): string {
+  const rendered: JunitSuite[] = suites.map((suite) => ({
+    name: suite.name,
+    timeSeconds: suite.timeSeconds,
+    properties: suite.properties,
+    cases: suite.results.map((r) => ({
+      name: r.label,
+      className: suite.name,
+      properties: { kind: r.kind, score: r.score === (r.pass ? 1 : 0) ? undefined : r.score, callIndex: r.callIndex },
+      ...(r.pass ? {} : { failure: { text: r.message, type: r.kind } }),
+    })),
+  }));
+  return buildJunitXml(rendered, options.name);
+}

@@ -1,0 +1,76 @@
+/**
+ * The small JUnit vocabulary every proctor JUnit file is built from, on top of
+ * junit-report-builder: suites of cases, each passed, failed, or skipped, with properties.
+ * Text is sanitised here, once, so no renderer can write ANSI or a forbidden character into XML.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import junitModule, { type Builder } from "junit-report-builder";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { firstLine, xmlSafe } from "../text/sanitize.js";
+
+/** One testcase, as data. */
+export interface JunitCase {
+  readonly name: string;
+  /** The `classname` attribute (CI systems group by it); usually the suite's name. */
+  readonly className: string;
+  /** A failure, with its full text; the first line becomes the `message` attribute. */
+  readonly failure?: { readonly text: string; readonly type: string };
+  /** Skipped, with the reason (written to system-out). */
+  readonly skipped?: string;
+  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Text for `<system-out>` (rates, notes). */
+  readonly output?: string;
+  readonly timeSeconds?: number;
+}
+
+/** One testsuite, as data. */
+export interface JunitSuite {
+  readonly name: string;
+  readonly cases: readonly JunitCase[];
+  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly timeSeconds?: number;
+  readonly timestamp?: Date;
+}
+
+// The package is CommonJS whose module.exports is the builder; its types describe an ES default.
+const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
+
+/** The `message` attribute: one readable line, never the whole multi-line text. */
+function messageLine(text: string): string {
+  return firstLine(text, 300) || "failed";
+}
+
+/** Build the XML document of `suites` (the root `<testsuites>` carries `name` and totals). */
+export function buildJunitXml(suites: readonly JunitSuite[], name = "proctor"): string {
+  const builder = junit.newBuilder().name(xmlSafe(name));
+  for (const suite of suites) {
+    const s = builder.testSuite().name(xmlSafe(suite.name));
+    if (suite.timeSeconds !== undefined) s.time(suite.timeSeconds);
+    if (suite.timestamp) s.timestamp(suite.timestamp);
+    for (const [key, value] of Object.entries(suite.properties ?? {})) if (value !== undefined) s.property(key, xmlSafe(String(value)));
+    for (const c of suite.cases) {
+      const tc = s.testCase().className(xmlSafe(c.className)).name(xmlSafe(c.name));
+      if (c.timeSeconds !== undefined) tc.time(c.timeSeconds);
+      for (const [key, value] of Object.entries(c.properties ?? {})) if (value !== undefined) tc.property(key, xmlSafe(String(value)));
+      if (c.failure) {
+        tc.failure(xmlSafe(messageLine(c.failure.text)), c.failure.type);
+        tc.stacktrace(xmlSafe(c.failure.text));
+      }
+      if (c.skipped !== undefined) tc.skipped();
+      const out = [c.output, c.skipped !== undefined ? `skipped: ${c.skipped}` : undefined].filter((x) => x !== undefined && x !== "").join("\n");
+      if (out) tc.standardOutput(xmlSafe(out));
+    }
+  }
+  return builder.build();
+}
+
+/** Write a JUnit document, creating the directory; a failure names the path. */
+export function writeJunit(file: string, xml: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, xml.endsWith("\n") ? xml : `${xml}\n`);
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", `cannot write the JUnit report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
+}

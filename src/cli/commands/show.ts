@@ -1,0 +1,43 @@
+import { writeFileSync } from "node:fs";
+import { evalChecks, type CheckResult } from "../../checks/check.js";
+import { ProctorError } from "../../errors/proctor-error.js";
+import { readChecksFile } from "../../../reporters/input/read-checks.js";
+import { readTraceFile } from "../../../reporters/input/read-trace.js";
+import { renderTraceHtml } from "../../../reporters/trace-view/html.js";
+import { renderTraceText } from "../../../reporters/trace-view/terminal.js";
+import { parseCommandArgs } from "../args.js";
+import type { Command } from "../command.js";
+
+const USAGE = "proctor show TRACE_OR_TRANSCRIPT [--checks C.json] [--html OUT.html] [--verbose]";
+
+/**
+ * Show one run as a timeline: coloured text on a terminal (NO_COLOR / FORCE_COLOR respected), or
+ * a self-contained HTML page with --html. With --checks, failed checks sit next to their call
+ * and the exit code is the verdict (0 all hold, 1 any fails).
+ */
+const show: Command = async (argv) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { checks: { type: "string" }, html: { type: "string" }, verbose: { type: "boolean", short: "v" }, title: { type: "string" } },
+    USAGE,
+  );
+  if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
+  const file = positionals[0];
+  const checks = values.checks ? readChecksFile(values.checks) : undefined;
+  const trace = readTraceFile(file);
+  const results: CheckResult[] | undefined = checks ? evalChecks(trace, checks) : undefined;
+  if (values.html) {
+    const html = renderTraceHtml(trace, { results, title: values.title ?? `proctor trace — ${file}` });
+    try {
+      writeFileSync(values.html, html);
+    } catch (error) {
+      throw new ProctorError("INVALID_INPUT", `cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const failed = results?.filter((r) => !r.pass).length ?? 0;
+    process.stdout.write(`wrote ${values.html} (${trace.toolCalls.length} calls${results ? `, ${failed} of ${results.length} checks failed` : ""})\n`);
+  } else {
+    process.stdout.write(renderTraceText(trace, { results, verbose: values.verbose }));
+  }
+  return results && results.some((r) => !r.pass) ? 1 : 0;
+};
+export default show;
