@@ -177,7 +177,8 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     usage = readUsage(result);
     if (outcome.isError) {
       const detail = typeof result.result === "string" && result.result ? result.result : Array.isArray(result.errors) ? result.errors.join("; ") : outcome.subtype;
-      errors.push({ kind: outcome.apiErrorStatus ? "api-error" : outcome.subtype, message: detail });
+      // A lost connection has no status but is an API error all the same ("API Error: Connection …").
+      errors.push({ kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail });
     }
   } else {
     errors.push({
