@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   trace: { summary: "trace FILE                      print a transcript as a Trace (JSON)", load: () => import("./commands/trace.js") },
   check: { summary: "check FILE --checks C.json [--json]  evaluate checks against a transcript", load: () => import("./commands/check.js") },
   show: { summary: "show FILE [--checks C.json] [--html OUT]  a run as a readable timeline (terminal or HTML)", load: () => import("./commands/show.js") },
+  baseline: { summary: "baseline --update|--check BASELINE REPORT.json…  record or gate on measured rates", load: () => import("./commands/baseline.js") },
 };
 
 function usage(): string {
