@@ -16,6 +16,9 @@ function post(key: string, body: Record<string, unknown>, path = "/v1/messages?b
   return fetch(`${mock.url}${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
+/** A response body as JSON (typed loosely: these tests read API shapes). */
+const json = (res: Response): Promise<any> => res.json();
+
 /** The SSE events of a streamed answer, as parsed objects. */
 async function events(res: Response): Promise<Record<string, any>[]> {
   const text = await res.text();
@@ -51,16 +54,16 @@ describe("mock model HTTP surface", () => {
     expect((await fetch(mock.url, { method: "HEAD" })).status).toBe(200);
     expect(await (await fetch(`${mock.url}/health`)).json()).toMatchObject({ ok: true });
     const count = await post("any", { messages: [] }, "/v1/messages/count_tokens?beta=true");
-    expect((await count.json()).input_tokens).toBeGreaterThan(0);
+    expect((await json(count)).input_tokens).toBeGreaterThan(0);
     const missing = await fetch(`${mock.url}/v1/models`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.message).toContain("no route for GET /v1/models");
+    expect((await json(missing)).error.message).toContain("no route for GET /v1/models");
   });
 
   it("refuses an unknown API key with a 401 that says how to register", async () => {
     const res = await post("nobody", { messages: [user("hi")], tools: TOOLS, stream: true });
     expect(res.status).toBe(401);
-    expect((await res.json()).error.message).toMatch(/no run is registered for this API key; register one with mock\.addRun/);
+    expect((await json(res)).error.message).toMatch(/no run is registered for this API key; register one with mock\.addRun/);
   });
 
   it("streams SSE in the Messages API order: text, parallel tool calls, thinking, stop reason and usage", async () => {
@@ -79,18 +82,18 @@ describe("mock model HTTP surface", () => {
     expect(new Set(m.blocks.slice(2).map((b) => b.id)).size).toBe(2);
     expect(m.stop).toBe("tool_use");
     expect(evs[0].message).toMatchObject({ model: "claude-x", usage: { input_tokens: 1234 } });
-    expect(evs.find((e) => e.type === "message_delta").usage.output_tokens).toBe(56);
+    expect(evs.find((e) => e.type === "message_delta")?.usage.output_tokens).toBe(56);
   });
 
   it("answers non-streaming requests with one JSON message", async () => {
     const run = mock.addRun({ turns: [{ text: "plain" }] });
     const res = await post(run.apiKey, { messages: [user("go")], tools: TOOLS });
-    expect(await res.json()).toMatchObject({ type: "message", role: "assistant", content: [{ type: "text", text: "plain" }], stop_reason: "end_turn" });
+    expect(await json(res)).toMatchObject({ type: "message", role: "assistant", content: [{ type: "text", text: "plain" }], stop_reason: "end_turn" });
   });
 
   it("answers side requests (no tools) neutrally without consuming a turn, and records them apart", async () => {
     const run = mock.addRun({ turns: [{ text: "the real turn" }], sideReply: "side ok" });
-    const side = await (await post(run.apiKey, { system: "summarise", messages: [user("title this")] })).json();
+    const side = await json(await post(run.apiKey, { system: "summarise", messages: [user("title this")] }));
     expect(side.content).toEqual([{ type: "text", text: "side ok" }]);
     const main = await streamed(await post(run.apiKey, { messages: [user("go")], tools: TOOLS, stream: true }));
     expect(main.blocks[0].text).toBe("the real turn");
@@ -165,7 +168,7 @@ describe("mock model HTTP surface", () => {
     await post(run.apiKey, { messages: [user("go")], tools: TOOLS, stream: true });
     const res = await post(run.apiKey, { messages: [user("go"), { role: "assistant", content: "only turn" }, user("and now?")], tools: TOOLS, stream: true });
     expect(res.status).toBe(400);
-    const message = (await res.json()).error.message;
+    const message = (await json(res)).error.message;
     expect(message).toBe("proctor mock model: script overrun: main asked for turn 2 but its script has 1 turn; the last thing it received was user: <system-reminder> ctx </system-reminder> and now?");
     expect(run.errors).toEqual([{ kind: "script-overrun", message, agent: "main", turn: 2 }]);
   });
@@ -185,7 +188,7 @@ describe("mock model HTTP surface", () => {
     for (let i = 0; i < 4; i++) {
       const res = await post(run.apiKey, { messages: [user("go")], tools: TOOLS, stream: true });
       statuses.push(res.status);
-      if (i === 0) expect(await res.json()).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+      if (i === 0) expect(await json(res)).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
       else await res.arrayBuffer();
     }
     expect(statuses).toEqual([529, 529, 500, 429]);

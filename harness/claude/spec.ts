@@ -1,0 +1,128 @@
+/** What one harness run is made of, and the checks that reject a bad spec before anything spawns. */
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { isPlainObject } from "../../src/match/arg-match.js";
+import type { MockModel } from "../../mock-model/server/start.js";
+import type { Script } from "../../mock-model/script/types.js";
+
+export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "plan" | "bypassPermissions";
+
+/** An MCP config as `--mcp-config` reads it. */
+export interface McpConfig {
+  readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/**
+ * One run of the real `claude` binary against the scripted mock model.
+ * @example
+ * await runHarness({
+ *   prompt: "tidy up",
+ *   script: { turns: [{ tools: [{ name: "Bash", input: { command: "rm -rf build" } }] }, { text: "Done." }] },
+ *   plugins: ["./examples/plugin"],
+ * });
+ */
+export interface HarnessSpec {
+  /** The user prompt (sent on stdin, so it may start with `-`). */
+  readonly prompt: string;
+  /** What the model says: a Script, or the path of a JSON/YAML script file. */
+  readonly script: Script | string;
+  /** Files to create in the work dir: relative path → content (after `fixture` is copied). */
+  readonly files?: Readonly<Record<string, string>>;
+  /** A directory copied into the fresh work dir first. */
+  readonly fixture?: string;
+  /** Settings (hooks, permissions, env …) written to a file and passed with `--settings`. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Plugin directories, each passed with `--plugin-dir`. */
+  readonly plugins?: readonly string[];
+  /** User-level skills: name → SKILL.md text (written to the run's own config dir). */
+  readonly skills?: Readonly<Record<string, string>>;
+  /** User-level subagents: name → agent .md text (written to the run's own config dir). */
+  readonly agents?: Readonly<Record<string, string>>;
+  /** MCP servers, passed with `--mcp-config`: the config object or the path of a config file. */
+  readonly mcpConfig?: McpConfig | string;
+  /**
+   * Tools pre-approved with `--allowedTools`. Replaces the default, which is `["Skill"]` plus
+   * `mcp__<server>` for each server in `mcpConfig` (the approvals a user gives a plugin they installed).
+   */
+  readonly allowedTools?: readonly string[];
+  readonly disallowedTools?: readonly string[];
+  /**
+   * @default "acceptEdits" — edits and file commands inside the work dir run, anything that would
+   * ask a user is denied, hooks and settings rules apply; the same as root and as a normal user.
+   */
+  readonly permissionMode?: PermissionMode;
+  readonly maxTurns?: number;
+  readonly model?: string;
+  /** Extra CLI arguments, appended last. */
+  readonly args?: readonly string[];
+  /** Extra environment for the CLI (and so for hooks and tools). Cannot override the isolation variables. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Kill the whole process tree after this long. @default 30000 */
+  readonly timeoutMs?: number;
+  /** `CLAUDE_CODE_MAX_RETRIES`: how often the CLI retries an API fault. @default 2 */
+  readonly maxRetries?: number;
+  /** Keep the temp dirs after `cleanup()` (and on failure), for debugging. @default false */
+  readonly keep?: boolean;
+  /** The claude binary; else `PROCTOR_CLAUDE`, `node_modules/.bin/claude`, then PATH. */
+  readonly claudePath?: string;
+  /** The mock server to use; a shared one is started on first use. */
+  readonly mock?: MockModel;
+  /** Throw a HarnessError when the run fails (timed out, killed, script overrun, unscripted API fault, crash). @default true */
+  readonly reject?: boolean;
+  /** Relative paths (fixture, plugins, script file, mcpConfig file) resolve against this. @default process.cwd() */
+  readonly cwd?: string;
+  /** Abort the run: the process tree is killed and the run fails as killed. */
+  readonly signal?: AbortSignal;
+}
+
+const FIELDS = new Set([
+  "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
+  "permissionMode", "maxTurns", "model", "args", "env", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal",
+]);
+const MODES = ["default", "acceptEdits", "dontAsk", "plan", "bypassPermissions"];
+
+function bad(field: string, problem: string, value: unknown): never {
+  const shown = value === undefined ? "nothing" : `${JSON.stringify(value)?.slice(0, 80) ?? String(value)} (${Array.isArray(value) ? "array" : value === null ? "null" : typeof value})`;
+  throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${problem}; got ${shown}`);
+}
+
+const isStringMap = (v: unknown) => isPlainObject(v) && Object.values(v).every((x) => typeof x === "string");
+const isStringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "");
+
+/** Reject a malformed spec, naming the field, the bad value and its type. */
+export function validateSpec(spec: unknown): asserts spec is HarnessSpec {
+  if (!isPlainObject(spec)) bad("", "must be an object like { prompt, script }", spec);
+  for (const key of Object.keys(spec)) if (!FIELDS.has(key)) bad(key, `is not a field of a harness spec (fields: ${[...FIELDS].join(", ")})`, spec[key]);
+  if (typeof spec.prompt !== "string" || spec.prompt.trim() === "") bad("prompt", "must be a non-empty string", spec.prompt);
+  if (typeof spec.script !== "string" && !isPlainObject(spec.script)) bad("script", "must be a Script object or the path of a script file", spec.script);
+  const optional: [string, (v: unknown) => boolean, string][] = [
+    ["files", isStringMap, "must map relative paths to file contents (strings)"],
+    ["fixture", (v) => typeof v === "string" && v !== "", "must be a directory path"],
+    ["settings", isPlainObject, "must be a settings object"],
+    ["plugins", isStringList, "must be an array of plugin directory paths"],
+    ["skills", isStringMap, "must map skill names to SKILL.md text"],
+    ["agents", isStringMap, "must map agent names to agent .md text"],
+    ["mcpConfig", (v) => typeof v === "string" || (isPlainObject(v) && isPlainObject(v.mcpServers)), 'must be {"mcpServers": {…}} or a config file path'],
+    ["allowedTools", isStringList, "must be an array of tool names/rules"],
+    ["disallowedTools", isStringList, "must be an array of tool names/rules"],
+    ["permissionMode", (v) => MODES.includes(v as string), `must be one of ${MODES.join(", ")}`],
+    ["maxTurns", (v) => Number.isInteger(v) && (v as number) > 0, "must be a positive integer"],
+    ["model", (v) => typeof v === "string" && v !== "", "must be a model name"],
+    ["args", (v) => Array.isArray(v) && v.every((x) => typeof x === "string"), "must be an array of strings"],
+    ["env", isStringMap, "must map variable names to string values"],
+    ["timeoutMs", (v) => typeof v === "number" && v > 0 && Number.isFinite(v), "must be a positive number of milliseconds"],
+    ["maxRetries", (v) => Number.isInteger(v) && (v as number) >= 0, "must be a non-negative integer"],
+    ["keep", (v) => typeof v === "boolean", "must be a boolean"],
+    ["claudePath", (v) => typeof v === "string" && v !== "", "must be the path of the claude binary"],
+    ["mock", (v) => typeof v === "object" && v !== null && typeof (v as { addRun?: unknown }).addRun === "function", "must be a server from startMockModel()"],
+    ["reject", (v) => typeof v === "boolean", "must be a boolean"],
+    ["cwd", (v) => typeof v === "string" && v !== "", "must be a directory path"],
+    ["signal", (v) => v instanceof AbortSignal, "must be an AbortSignal"],
+  ];
+  for (const [field, ok, problem] of optional) if (spec[field] !== undefined && !ok(spec[field])) bad(field, problem, spec[field]);
+  for (const p of Object.keys((spec.files ?? {}) as object)) {
+    if (p.startsWith("/") || p.split(/[\\/]/).includes("..")) bad(`files[${JSON.stringify(p)}]`, "must be a path inside the work dir (relative, no ..)", p);
+  }
+  for (const name of [...Object.keys((spec.skills ?? {}) as object), ...Object.keys((spec.agents ?? {}) as object)]) {
+    if (!/^[\w.:-]+$/.test(name)) bad("skills/agents", "names must be plain file names (letters, digits, . _ : -)", name);
+  }
+}

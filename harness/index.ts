@@ -1,0 +1,17 @@
+/**
+ * proctor/harness — producers of Traces: the real claude binary driven by the scripted mock
+ * model (runHarness), one hook command run the way Claude Code runs it (runHook), and recorded
+ * transcripts (parseTranscript / readTranscript).
+ */
+export { runHarness, buildArgs, useSharedMock, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
+export type { HarnessResult } from "./claude/run-harness.js";
+export type { HarnessSpec, McpConfig, PermissionMode } from "./claude/spec.js";
+export { HarnessError } from "./claude/failure.js";
+export type { FailureReason, FailureFacts } from "./claude/failure.js";
+export { resolveClaudeBinary } from "./claude/binary.js";
+export { scrubEnv } from "./claude/env.js";
+export { runHook, buildHookInput } from "./hook/run-hook.js";
+export type { RunHookOptions } from "./hook/run-hook.js";
+export { matcherMatches } from "./hook/matcher.js";
+export { parseTranscript, readTranscript } from "../src/trace/transcript.js";
+export type { HookRunResult, BlockMechanism } from "../src/hook/types.js";

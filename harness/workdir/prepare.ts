@@ -1,0 +1,111 @@
+/**
+ * A fresh temp root per run: `work/` (the agent's cwd: fixture + files) and `home/` (its HOME, with
+ * `home/.claude` as CLAUDE_CONFIG_DIR holding the spec's skills and agents), plus the settings and
+ * MCP config files beside them. Nothing of the user's own config is visible to the run.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import type { HarnessSpec, McpConfig } from "../claude/spec.js";
+
+export interface RunDirs {
+  readonly root: string;
+  readonly workDir: string;
+  readonly home: string;
+  readonly configDir: string;
+  readonly settingsFile?: string;
+  readonly mcpConfigFile?: string;
+  /** Servers named by the MCP config (for the default approvals). */
+  readonly mcpServers: readonly string[];
+}
+
+/** Temp roots not yet removed, removed if the process exits first (unless kept). */
+const pending = new Set<string>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const root of pending) rmSync(root, { recursive: true, force: true });
+  });
+}
+
+/** Remove a run's temp root now. */
+export function removeRunDirs(root: string): void {
+  pending.delete(root);
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** Stop tracking a root that the caller asked to keep. */
+export function keepRunDirs(root: string): void {
+  pending.delete(root);
+}
+
+function readMcpConfig(value: McpConfig | string, cwd: string): { text: string; servers: string[] } {
+  if (typeof value !== "string") return { text: JSON.stringify(value, null, 2), servers: Object.keys(value.mcpServers) };
+  const file = path.resolve(cwd, value);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", `runHarness: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
+  }
+  const servers = typeof parsed === "object" && parsed !== null ? Object.keys((parsed as { mcpServers?: object }).mcpServers ?? {}) : [];
+  return { text: JSON.stringify(parsed, null, 2), servers };
+}
+
+/** Create the run's temp root and fill it from the spec. Throws INVALID_INPUT for a bad fixture path. */
+export function prepareRunDirs(spec: HarnessSpec, cwd: string): RunDirs {
+  installExitHook();
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), "proctor-run-")));
+  pending.add(root);
+  try {
+    const workDir = path.join(root, "work");
+    const home = path.join(root, "home");
+    const configDir = path.join(home, ".claude");
+    mkdirSync(configDir, { recursive: true });
+    if (spec.fixture) {
+      const from = path.resolve(cwd, spec.fixture);
+      let isDir = false;
+      try {
+        isDir = statSync(from).isDirectory();
+      } catch {
+        // reported below
+      }
+      if (!isDir) throw new ProctorError("INVALID_INPUT", `runHarness: spec.fixture ${from} is not a directory`);
+      cpSync(from, workDir, { recursive: true });
+    } else mkdirSync(workDir);
+    for (const [rel, content] of Object.entries(spec.files ?? {})) {
+      const file = path.join(workDir, rel);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, content);
+    }
+    for (const [name, text] of Object.entries(spec.skills ?? {})) {
+      mkdirSync(path.join(configDir, "skills", name), { recursive: true });
+      writeFileSync(path.join(configDir, "skills", name, "SKILL.md"), text);
+    }
+    for (const [name, text] of Object.entries(spec.agents ?? {})) {
+      mkdirSync(path.join(configDir, "agents"), { recursive: true });
+      writeFileSync(path.join(configDir, "agents", `${name}.md`), text);
+    }
+    let settingsFile: string | undefined;
+    if (spec.settings) {
+      settingsFile = path.join(root, "settings.json");
+      writeFileSync(settingsFile, JSON.stringify(spec.settings, null, 2));
+    }
+    let mcpConfigFile: string | undefined;
+    let mcpServers: string[] = [];
+    if (spec.mcpConfig) {
+      const { text, servers } = readMcpConfig(spec.mcpConfig, cwd);
+      mcpConfigFile = path.join(root, "mcp.json");
+      writeFileSync(mcpConfigFile, text);
+      mcpServers = servers;
+    }
+    return { root, workDir, home, configDir, settingsFile, mcpConfigFile, mcpServers };
+  } catch (error) {
+    removeRunDirs(root);
+    throw error;
+  }
+}

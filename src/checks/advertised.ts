@@ -1,0 +1,36 @@
+/** Checks on what the model was offered: the tools listed in the requests it received. */
+import type { Trace } from "../trace/types.js";
+import { defineCheck, type Check } from "./check.js";
+import { toolNameMatches } from "./tools.js";
+import { requireName } from "./validate.js";
+
+/**
+ * Some model request offered this tool (exact name, `*`, or a trailing-`*` glob like
+ * `mcp__github__*`) — proof an MCP server, plugin or setting really put it in front of the model.
+ * Needs captured model requests (runHarness); fails closed without them.
+ */
+export function advertised(name: string): Check<Trace> {
+  requireName("advertised", "name", name);
+  return defineCheck<Trace>("advertised", { name }, (trace) => {
+    const requests = trace.modelRequests;
+    if (!requests || requests.length === 0) {
+      return {
+        pass: false,
+        message: `expected the model to be offered ${name}; this trace has no recorded model requests (only the mock-model harness, runHarness, captures them)`,
+        expected: name,
+      };
+    }
+    const hit = requests.findIndex((r) => r.tools.some((t) => toolNameMatches(name, t.name)));
+    if (hit !== -1) {
+      const names = requests[hit].tools.filter((t) => toolNameMatches(name, t.name)).map((t) => t.name);
+      return { pass: true, message: `request ${hit + 1} (${requests[hit].agent}) offered ${names.join(", ")}`, actual: names };
+    }
+    const offered = [...new Set(requests.flatMap((r) => r.tools.map((t) => t.name)))].sort();
+    return {
+      pass: false,
+      message: `expected the model to be offered ${name}; none of ${requests.length} request(s) did. Offered: ${offered.length ? offered.join(", ") : "no tools"} (is the server/plugin configured for the run, and is the tool allowed?)`,
+      expected: name,
+      actual: offered,
+    };
+  });
+}
