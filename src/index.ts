@@ -39,6 +39,7 @@ export type { JudgeFn, CustomVerdict } from "./checks/judged.js";
 export { trajectory } from "./checks/trajectory.js";
 export type { TrajectoryMode, ArgsMode, TrajectoryStep, TrajectoryOptions } from "./checks/trajectory.js";
 export { blocked, allowed } from "./checks/hook-result.js";
+export { advertised } from "./checks/advertised.js";
 export { checkFromJSON, checksFromJSON, registerCheckKind, knownCheckKinds } from "./checks/from-json.js";
 export { InvalidCheckError } from "./checks/validate.js";
 

@@ -17,6 +17,7 @@ import { cacheTokens, cost, inputTokens, latency, outputTokens, tokens } from ".
 import { judged } from "./judged.js";
 import { trajectory, type TrajectoryOptions } from "./trajectory.js";
 import { allowed, blocked } from "./hook-result.js";
+import { advertised } from "./advertised.js";
 
 /** Reads one check's fields, tracking which were used so unknown ones are refused. */
 export class FieldReader {
@@ -139,6 +140,7 @@ const BUILDERS = new Map<string, Builder>([
   ],
   ["blocked", () => blocked()],
   ["allowed", () => allowed()],
+  ["advertised", (r) => advertised(r.string("name"))],
 ]);
 
 /** Teach `checkFromJSON` a new kind (e.g. a plugin's own checks). */
