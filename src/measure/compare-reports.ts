@@ -1,0 +1,114 @@
+/**
+ * `compareReports`: did the candidate's rates move, check by check? Fisher's exact test per check
+ * (see src/stats/fisher.ts for why not the z test), Holm's adjustment across checks so that
+ * comparing twenty checks does not manufacture a regression, and a Newcombe interval for the size
+ * of the change.
+ */
+import { ProctorError } from "../errors/proctor-error.js";
+import { compareProportions, holmAdjust } from "../stats/compare.js";
+import type { Interval } from "../stats/proportion.js";
+import type { CheckReport, CheckStats } from "./types.js";
+
+/** What happened to one check between two reports. */
+export type ChangeVerdict = "regressed" | "improved" | "unchanged" | "new" | "missing";
+
+/** One side of a comparison. */
+export interface SideCounts {
+  readonly n: number;
+  readonly passes: number;
+  readonly rate: number | null;
+}
+
+/** One check compared between baseline (a) and candidate (b). */
+export interface CheckComparison {
+  readonly label: string;
+  readonly kind: string;
+  readonly verdict: ChangeVerdict;
+  /** Absent when the check is `new`. */
+  readonly baseline?: SideCounts;
+  /** Absent when the check is `missing`. */
+  readonly candidate?: SideCounts;
+  /** rate(candidate) − rate(baseline); null when a side has no trials or is absent. */
+  readonly diff: number | null;
+  /** Newcombe interval for `diff` at the reports' confidence. */
+  readonly diffInterval: Interval | null;
+  /** Fisher's exact two-sided p-value; null for new/missing checks. */
+  readonly pValue: number | null;
+  /** The p-value after the multiple-comparison correction (what is held to alpha). */
+  readonly adjustedP: number | null;
+  /** Why the verdict is what it is, in words. */
+  readonly note: string;
+}
+
+/** The result of comparing two reports. */
+export interface ReportComparison {
+  readonly alpha: number;
+  readonly test: "fisher-exact";
+  readonly correction: "holm" | "none";
+  readonly checks: readonly CheckComparison[];
+  /** Labels of the checks that regressed / improved. */
+  readonly regressed: readonly string[];
+  readonly improved: readonly string[];
+}
+
+/** Options of compareReports. */
+export interface CompareOptions {
+  /** Significance level. @default 0.05 */
+  readonly alpha?: number;
+  /**
+   * `holm` controls the chance of any false alarm across all compared checks at alpha;
+   * `none` holds each check to alpha on its own (more alarms, more false ones).
+   * @default "holm"
+   */
+  readonly correction?: "holm" | "none";
+}
+
+const side = (c: CheckStats): SideCounts => ({ n: c.n, passes: c.passes, rate: c.rate });
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** Compare `candidate` against `baseline`, check by check (matched by label). */
+export function compareReports(baseline: CheckReport, candidate: CheckReport, options: CompareOptions = {}): ReportComparison {
+  const alpha = options.alpha ?? 0.05;
+  const correction = options.correction ?? "holm";
+  if (!(alpha > 0 && alpha < 1)) throw new ProctorError("INVALID_INPUT", `compareReports: alpha must be within (0, 1), e.g. 0.05; got ${JSON.stringify(alpha)}`);
+  if (correction !== "holm" && correction !== "none") throw new ProctorError("INVALID_INPUT", `compareReports: correction must be "holm" or "none"; got ${JSON.stringify(correction)}`);
+  const before = new Map(baseline.checks.map((c) => [c.label, c]));
+  const after = new Map(candidate.checks.map((c) => [c.label, c]));
+  const confidence = Math.min(baseline.confidence, candidate.confidence);
+
+  const paired = candidate.checks.filter((c) => before.has(c.label));
+  const tests = paired.map((b) => compareProportions(before.get(b.label)!, b, confidence));
+  const adjusted = correction === "holm" ? holmAdjust(tests.map((t) => t.pValue)) : tests.map((t) => t.pValue);
+
+  const rows: CheckComparison[] = [];
+  paired.forEach((b, i) => {
+    const a = before.get(b.label)!;
+    const { diff, diffInterval, pValue } = tests[i];
+    const p = adjusted[i];
+    let verdict: ChangeVerdict = "unchanged";
+    let note: string;
+    if (diff === null) note = `cannot compare: ${a.n === 0 ? "the baseline" : "the candidate"} has no evaluated trials`;
+    else if (p < alpha && diff < 0) verdict = "regressed";
+    else if (p < alpha && diff > 0) verdict = "improved";
+    const pText = correction === "holm" ? `p = ${p.toPrecision(2)} (Holm-adjusted; raw ${pValue.toPrecision(2)})` : `p = ${p.toPrecision(2)}`;
+    if (diff !== null) {
+      const moved = `${pct(a.rate!)} (${a.passes}/${a.n}) → ${pct(b.rate!)} (${b.passes}/${b.n})`;
+      note = verdict === "unchanged" ? `${moved}: ${pText} ≥ ${alpha}, not a significant change` : `${moved}: ${pText} < ${alpha}`;
+    }
+    rows.push({ label: b.label, kind: b.kind, verdict, baseline: side(a), candidate: side(b), diff, diffInterval, pValue, adjustedP: p, note: note! });
+  });
+  for (const b of candidate.checks) {
+    if (!before.has(b.label)) rows.push({ label: b.label, kind: b.kind, verdict: "new", candidate: side(b), diff: null, diffInterval: null, pValue: null, adjustedP: null, note: "not in the baseline" });
+  }
+  for (const a of baseline.checks) {
+    if (!after.has(a.label)) rows.push({ label: a.label, kind: a.kind, verdict: "missing", baseline: side(a), diff: null, diffInterval: null, pValue: null, adjustedP: null, note: "in the baseline, not in the candidate" });
+  }
+  return {
+    alpha,
+    test: "fisher-exact",
+    correction,
+    checks: rows,
+    regressed: rows.filter((r) => r.verdict === "regressed").map((r) => r.label),
+    improved: rows.filter((r) => r.verdict === "improved").map((r) => r.label),
+  };
+}

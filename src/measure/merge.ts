@@ -1,0 +1,144 @@
+/**
+ * `mergeReports`: combine the partial reports of shards exactly — counts add, outcomes interleave
+ * by trial index, usage sums as integers, every statistic is recomputed from the merged counts
+ * by the same code `measure` uses. 4 shards merged equal one unsharded run, number for number.
+ */
+import { ProctorError } from "../errors/proctor-error.js";
+import { summariseCheck, summariseUsage, keepLowest, UNITS, type UsageCounts } from "./summarise.js";
+import { formatShard } from "./shard.js";
+import { REPORT_VERSION, type CheckReport, type TrialFailure } from "./types.js";
+
+function mismatch(what: string, detail: string): never {
+  throw new ProctorError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Refuse to merge reports of different measurements: a merge of unlike things would print wrong numbers. */
+function requireCompatible(reports: readonly CheckReport[], names: readonly string[]): void {
+  const [first] = reports;
+  reports.forEach((r, i) => {
+    const who = `${names[0]} vs ${names[i]}`;
+    if (r.name !== first.name) mismatch("the reports are of different evals", `  ${who}: ${JSON.stringify(first.name)} vs ${JSON.stringify(r.name)}`);
+    if (r.trials.requested !== first.trials.requested) mismatch("the reports asked for different trial counts", `  ${who}: ${first.trials.requested} vs ${r.trials.requested}`);
+    if (!same(r.seed, first.seed)) mismatch("the reports used different seeds (their trials are not slices of one run)", `  ${who}: ${JSON.stringify(first.seed)} vs ${JSON.stringify(r.seed)}`);
+    if (r.confidence !== first.confidence) mismatch("the reports use different confidence levels", `  ${who}: ${first.confidence} vs ${r.confidence}`);
+    if (!same(r.k, first.k)) mismatch("the reports computed pass@k for different k", `  ${who}: ${JSON.stringify(first.k)} vs ${JSON.stringify(r.k)}`);
+    if (!same(r.thresholds, first.thresholds)) mismatch("the reports record different thresholds", `  ${who}`);
+    const labels = (x: CheckReport) => x.checks.map((c) => c.label);
+    if (!same(labels(r), labels(first))) mismatch("the reports have different checks", `  ${names[0]}: ${labels(first).join(", ")}\n  ${names[i]}: ${labels(r).join(", ")}`);
+    r.checks.forEach((c, j) => {
+      if (!same(c.check, first.checks[j].check)) mismatch(`check ${JSON.stringify(c.label)} differs between the reports`, `  ${who}: ${JSON.stringify(first.checks[j].check)} vs ${JSON.stringify(c.check)}`);
+    });
+  });
+  const shards = reports.map((r) => r.shard);
+  if (shards.some((s) => s && s.count !== (shards.find(Boolean) as { count: number }).count)) {
+    mismatch("the shards come from different splits", `  ${reports.map((r, i) => `${names[i]}: ${r.shard ? formatShard(r.shard) : "unsharded"}`).join("\n  ")}`);
+  }
+}
+
+/** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
+export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
+  if (reports.length === 0) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
+  requireCompatible(reports, names);
+  // Every trial index must come from exactly one report.
+  const slices = reports
+    .flatMap((r, i) => r.trials.ranges.map(([start, end]) => ({ start, end, report: i })))
+    .sort((a, b) => a.start - b.start);
+  for (let i = 1; i < slices.length; i++) {
+    if (slices[i].start < slices[i - 1].end) {
+      mismatch(`trial ${slices[i].start} is in two reports`, `  ${names[slices[i - 1].report]} and ${names[slices[i].report]} overlap — the same shard given twice, or shards of different splits`);
+    }
+  }
+  // Each report's outcome strings are in its own range order: cut them into per-range pieces.
+  const offsets = reports.map(() => 0);
+  const pieces = slices.map((s) => {
+    const from = offsets[s.report];
+    offsets[s.report] += s.end - s.start;
+    return { ...s, from, to: offsets[s.report] };
+  });
+  const ranges: [number, number][] = [];
+  for (const s of slices) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === s.start) last[1] = s.end;
+    else ranges.push([s.start, s.end]);
+  }
+
+  const first = reports[0];
+  const examples = Math.max(0, ...reports.flatMap((r) => r.checks.map((c) => c.failures.length)));
+  const checks = first.checks.map((c, j) => {
+    const failures: TrialFailure[] = [];
+    for (const r of reports) for (const f of r.checks[j].failures) keepLowest(failures, f, examples);
+    return summariseCheck(
+      {
+        label: c.label,
+        kind: c.kind,
+        check: c.check,
+        n: sum(reports.map((r) => r.checks[j].n)),
+        passes: sum(reports.map((r) => r.checks[j].passes)),
+        scoreUnits: sum(reports.map((r) => Math.round(r.checks[j].scoreSum * UNITS))),
+        outcomes: pieces.map((p) => reports[p.report].checks[j].outcomes.slice(p.from, p.to)).join(""),
+        failures,
+      },
+      first.confidence,
+      first.k,
+    );
+  });
+  const usage: UsageCounts = {
+    costUnits: sum(reports.map((r) => Math.round(r.usage.costUsd * UNITS))),
+    inputTokens: sum(reports.map((r) => r.usage.inputTokens)),
+    outputTokens: sum(reports.map((r) => r.usage.outputTokens)),
+    cacheCreationTokens: sum(reports.map((r) => r.usage.cacheCreationTokens)),
+    cacheReadTokens: sum(reports.map((r) => r.usage.cacheReadTokens)),
+    trialsWithUsage: sum(reports.map((r) => r.usage.trialsWithUsage)),
+  };
+  const t = reports.map((r) => r.trials);
+  const stops = reports.flatMap((r, i) => (r.stopped ? [{ ...r.stopped, message: `${r.shard ? `shard ${formatShard(r.shard)}` : names[i]}: ${r.stopped.message}` }] : []));
+  const skips = reports.flatMap((r) => (r.skipped ? [r.skipped.reason] : []));
+  const union = (pick: (r: CheckReport) => readonly string[]) => [...new Set(reports.flatMap(pick))].sort();
+  const merged: CheckReport = {
+    version: REPORT_VERSION,
+    ...(first.name === undefined ? {} : { name: first.name }),
+    ...(first.seed === undefined ? {} : { seed: first.seed }),
+    confidence: first.confidence,
+    k: first.k,
+    trials: {
+      requested: first.trials.requested,
+      planned: sum(t.map((x) => x.planned)),
+      ran: sum(t.map((x) => x.ran)),
+      completed: sum(t.map((x) => x.completed)),
+      errored: sum(t.map((x) => x.errored)),
+      skipped: sum(t.map((x) => x.skipped)),
+      ranges,
+    },
+    checks,
+    errors: reports.flatMap((r) => r.errors).sort((a, b) => a.trial - b.trial),
+    usage: summariseUsage(usage),
+    ...(first.thresholds ? { thresholds: first.thresholds } : {}),
+    ...(stops.length ? { stopped: { reason: stops[0].reason, ...(stops[0].limit ? { limit: stops[0].limit } : {}), message: stops.map((s) => s.message).join("; ") } } : {}),
+    ...(skips.length === reports.length ? { skipped: { reason: skips[0] } } : {}),
+    mergedFrom: reports.flatMap((r, i) => (r.mergedFrom ? r.mergedFrom : [r.shard ? formatShard(r.shard) : names[i]])),
+    metadata: { proctorVersion: first.metadata.proctorVersion, agentVersions: union((r) => r.metadata.agentVersions), models: union((r) => r.metadata.models) },
+    timing: {
+      startedAt: reports.map((r) => r.timing.startedAt).sort()[0],
+      finishedAt: reports.map((r) => r.timing.finishedAt).sort().reverse()[0],
+      wallMs: Math.max(...reports.map((r) => r.timing.wallMs)),
+      agentMs: sum(reports.map((r) => r.timing.agentMs)),
+    },
+  };
+  return merged;
+}
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}
+
+/** The shards of the split a set of reports lacks — so `proctor merge` can say a merge is partial. */
+export function missingShards(reports: readonly CheckReport[]): string[] {
+  const have = reports.flatMap((r) => r.mergedFrom ?? (r.shard ? [formatShard(r.shard)] : []));
+  const count = have.map((s) => /^\d+\/(\d+)$/.exec(s)?.[1]).find(Boolean);
+  if (!count) return [];
+  return Array.from({ length: Number(count) }, (_, i) => `${i + 1}/${count}`).filter((s) => !have.includes(s));
+}
