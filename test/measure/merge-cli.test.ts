@@ -1,0 +1,76 @@
+/** `proctor merge`, as a real process: shard files in, the unsharded report out. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { measure, tool, notTool, validateCheckReport, type MeasureOptions, type Trace } from "../../src/index.js";
+import { proctor } from "../helpers/cli.js";
+import { bashSometimes, withoutClock } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "proctor-merge-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const options = (extra: Partial<MeasureOptions<Trace>> = {}): MeasureOptions<Trace> => ({
+  run: bashSometimes(0.3),
+  checks: [tool("Bash"), notTool("Bash")],
+  trials: 30,
+  seed: 11,
+  name: "bash-rate",
+  thresholds: { per: { "notTool(Bash)": 0.5 } },
+  progress: false,
+  ...extra,
+});
+
+const shardFiles = await Promise.all(
+  [1, 2, 3].map(async (i) => {
+    const file = join(dir, `shard-${i}.json`);
+    writeFileSync(file, JSON.stringify(await measure(options({ shard: `${i}/3` }))));
+    return file;
+  }),
+);
+
+describe("proctor merge", () => {
+  it("writes the merged report (equal to an unsharded run) and a summary", async () => {
+    const out = join(dir, "merged.json");
+    const r = await proctor(["merge", ...shardFiles, "-o", out]);
+    expect(r.exitCode).toBe(0);
+    const merged = validateCheckReport(JSON.parse(readFileSync(out, "utf8")));
+    const { shard: _s, mergedFrom, ...numbers } = withoutClock(merged);
+    expect(mergedFrom).toEqual(["1/3", "2/3", "3/3"]);
+    expect(numbers).toEqual(withoutClock(await measure(options())));
+    expect(r.stderr).toMatch(/^merged 3 report\(s\) of bash-rate: 30 trials evaluated, 0 errored, 0 skipped, of 30 requested\n {2}tool\(Bash\): /);
+  });
+
+  it("prints to stdout without -o, and says which shards are missing", async () => {
+    const r = await proctor(["merge", shardFiles[0], shardFiles[2]]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).trials.ran).toBe(20);
+    expect(r.stderr).toContain("missing shards: 2/3 — the merge covers only part of the trials");
+  });
+
+  it("--check gates on the recorded thresholds: exit 1 with the shortfall", async () => {
+    const strict = await Promise.all(
+      [1, 2].map(async (i) => {
+        const file = join(dir, `strict-${i}.json`);
+        writeFileSync(file, JSON.stringify(await measure(options({ shard: `${i}/2`, thresholds: { min: 0.95 } }))));
+        return file;
+      }),
+    );
+    const r = await proctor(["merge", ...strict, "--check", "-o", join(dir, "strict.json")]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/below thresholds:\n {2}✗ tool\(Bash\): .* < minimum 95\.0%/);
+    expect((await proctor(["merge", ...shardFiles, "--check", "-o", join(dir, "ok.json")])).exitCode).toBe(0);
+  });
+
+  it("exits 2 naming the file and the field for a broken or overlapping report", async () => {
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, JSON.stringify({ ...JSON.parse(readFileSync(shardFiles[0], "utf8")), confidence: 2 }));
+    const r = await proctor(["merge", broken]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${broken}.confidence: must be < 1 (got 2)`);
+    const twice = await proctor(["merge", shardFiles[0], shardFiles[0]]);
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain("cannot merge: trial 0 is in two reports");
+    expect((await proctor(["merge"])).stderr).toContain("usage: proctor merge REPORT.json…");
+  });
+});
