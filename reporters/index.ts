@@ -9,7 +9,7 @@ export { buildJunitXml, writeJunit } from "./junit/xml.js";
 export type { JunitCase, JunitSuite } from "./junit/xml.js";
 export { renderJunitResults } from "./junit/from-results.js";
 export type { ResultSuite } from "./junit/from-results.js";
-export { renderJunitReports, renderJunitDiff } from "./junit/from-reports.js";
+export { renderJunitReports, renderJunitDiff, reportSuites, diffSuites } from "./junit/from-reports.js";
 export type { JunitReportOptions } from "./junit/from-reports.js";
 
 // Baselines
@@ -27,6 +27,9 @@ export type { TraceHtmlOptions } from "./trace-view/html.js";
 export { shouldColour } from "./trace-view/colour.js";
 export { readTraceFile, traceFromText } from "./input/read-trace.js";
 export { readChecksFile } from "./input/read-checks.js";
+
+// proctor run's summary
+export { renderRunSummary } from "./summary/run-summary.js";
 
 // promptfoo bridge
 export { gradeWithChecks, traceFromPromptfoo } from "./promptfoo/assertion.js";

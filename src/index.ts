@@ -78,3 +78,11 @@ export type { Counts } from "./stats/fisher.js";
 export { compareProportions, holmAdjust } from "./stats/compare.js";
 export type { ProportionComparison } from "./stats/compare.js";
 export { normalQuantile } from "./stats/normal.js";
+
+// evals: declared with defineEval, run by `proctor run`
+export { defineEval, isEvalDefinition } from "./eval/define.js";
+export type { EvalSpec, EvalDefinition, MockSpec, RealSpec, PerTrial } from "./eval/define.js";
+export { loadEvalFile, loadEvalFiles, evalsOfModule } from "./eval/load.js";
+export type { LoadedEvalFile } from "./eval/load.js";
+export { runEvals, chooseTier } from "./eval/run-evals.js";
+export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, Tier } from "./eval/run-evals.js";

@@ -77,14 +77,19 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
   };
 }
 
-/** One testsuite per report, one testcase per check (rate, interval and n as properties); below threshold is a failure. */
-export function renderJunitReports(reports: readonly CheckReport[], options: JunitReportOptions = {}): string {
-  return buildJunitXml(reports.map((r, i) => reportSuite(r, i, options)), options.name);
+/** The suites of `renderJunitReports`, for combining with others in one file. */
+export function reportSuites(reports: readonly CheckReport[], options: JunitReportOptions = {}): JunitSuite[] {
+  return reports.map((r, i) => reportSuite(r, i, options));
 }
 
-/** One testsuite per eval, one testcase per check; each regression is a failure, an uncomparable eval is skipped. */
-export function renderJunitDiff(diff: BaselineDiff, options: { name?: string } = {}): string {
-  const suites: JunitSuite[] = diff.evals.map((e) => {
+/** One testsuite per report, one testcase per check (rate, interval and n as properties); below threshold is a failure. */
+export function renderJunitReports(reports: readonly CheckReport[], options: JunitReportOptions = {}): string {
+  return buildJunitXml(reportSuites(reports, options), options.name);
+}
+
+/** The suites of `renderJunitDiff`, for combining with others in one file. */
+export function diffSuites(diff: BaselineDiff): JunitSuite[] {
+  return diff.evals.map((e) => {
     const className = `baseline: ${e.name}`;
     if (!e.comparison) return { name: className, properties: { status: e.status }, cases: [{ name: "(eval)", className, skipped: `${e.status}: ${e.note}` }] };
     return {
@@ -108,5 +113,9 @@ export function renderJunitDiff(diff: BaselineDiff, options: { name?: string } =
       })),
     };
   });
-  return buildJunitXml(suites, options.name ?? "proctor baseline");
+}
+
+/** One testsuite per eval, one testcase per check; each regression is a failure, an uncomparable eval is skipped. */
+export function renderJunitDiff(diff: BaselineDiff, options: { name?: string } = {}): string {
+  return buildJunitXml(diffSuites(diff), options.name ?? "proctor baseline");
 }

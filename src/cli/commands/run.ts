@@ -1,0 +1,172 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HarnessSpec } from "../../../harness/claude/spec.js";
+import { ProctorError } from "../../errors/proctor-error.js";
+import type { EvalDefinition, MockSpec, RealSpec } from "../../eval/define.js";
+import { loadEvalFiles } from "../../eval/load.js";
+import { runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
+import type { TrialContext } from "../../measure/measure.js";
+import type { Trace } from "../../trace/types.js";
+import { createBaseline, type Baseline } from "../../../reporters/baseline/format.js";
+import { readBaseline, stringifySorted, writeBaseline } from "../../../reporters/baseline/file.js";
+import { diffBaseline, renderBaselineDiff, type BaselineDiff } from "../../../reporters/baseline/diff.js";
+import { diffSuites, reportSuites } from "../../../reporters/junit/from-reports.js";
+import { buildJunitXml, writeJunit } from "../../../reporters/junit/xml.js";
+import { renderRunSummary } from "../../../reporters/summary/run-summary.js";
+import { parseCommandArgs } from "../args.js";
+import type { Command } from "../command.js";
+
+const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--real] [--trials N] [--concurrency C] [--shard i/n]
+            [--junit FILE] [--json FILE] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
+
+/** proctor's own example evals: what `proctor run` runs when given no files. */
+const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
+
+function positive(text: string | undefined, flag: string, integer: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!(n > 0) || (integer && !Number.isInteger(n))) throw new ProctorError("INVALID_INPUT", `${flag} must be a positive ${integer ? "integer" : "number"}; got ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
+async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal): Promise<EvalTiers> {
+  const harness = (await import("../../../harness/index.js")) as typeof import("../../../harness/index.js") & Record<string, unknown>;
+  const { validateSpec } = await import("../../../harness/claude/spec.js");
+  // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
+  const withCwd = <S extends { cwd?: string }>(spec: S, definition: EvalDefinition): S => ({ ...spec, cwd: spec.cwd ?? dirname(fileOf.get(definition) ?? process.cwd()) });
+  const collect = async (result: { trace: Trace; cleanup?: () => Promise<void> }) => {
+    try {
+      return result.trace;
+    } finally {
+      await result.cleanup?.();
+    }
+  };
+  const runEval = harness.runEval as ((spec: RealSpec & { signal?: AbortSignal }) => Promise<{ trace: Trace; cleanup?: () => Promise<void> }>) | undefined;
+  return {
+    mock: {
+      run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
+      validate: (spec) => validateSpec(spec),
+    },
+    real: {
+      run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await runEval!({ ...withCwd(spec, definition), signal })),
+      unavailable: () =>
+        typeof runEval !== "function"
+          ? "this build of proctor has no real-API tier (harness runEval)"
+          : process.env.ANTHROPIC_API_KEY
+            ? undefined
+            : "ANTHROPIC_API_KEY is not set: the real tier calls the real API and costs money — set the key, or run with --mock",
+    },
+  };
+}
+
+function writeJson(file: string, value: unknown): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, stringifySorted(value));
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/**
+ * Run eval files: measure each eval on its tier, print the summary, write JUnit / JSON, hold the
+ * reports to a baseline. Exit 0 all gates held, 1 a gate failed / an eval was skipped / a check
+ * regressed, 2 bad input (including a real run without a key).
+ */
+const run: Command = async (argv) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      mock: { type: "boolean" },
+      real: { type: "boolean" },
+      trials: { type: "string" },
+      concurrency: { type: "string" },
+      shard: { type: "string" },
+      junit: { type: "string" },
+      json: { type: "string" },
+      baseline: { type: "string" },
+      "update-baseline": { type: "boolean" },
+      alpha: { type: "string" },
+      "budget-usd": { type: "string" },
+      list: { type: "boolean" },
+      quiet: { type: "boolean", short: "q" },
+    },
+    USAGE,
+  );
+  if (values.mock && values.real) throw new ProctorError("INVALID_INPUT", `--mock and --real exclude each other\nusage: ${USAGE}`);
+  const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : "auto";
+  const trials = positive(values.trials, "--trials", true);
+  const concurrency = positive(values.concurrency, "--concurrency", true);
+  const budgetUsd = positive(values["budget-usd"], "--budget-usd", false);
+  const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new ProctorError("INVALID_INPUT", `--alpha must be within (0, 1), like 0.05; got ${JSON.stringify(values.alpha)}`);
+  if (values["update-baseline"] && !values.baseline) throw new ProctorError("INVALID_INPUT", "--update-baseline needs --baseline FILE");
+  if (values.shard && values.baseline) throw new ProctorError("INVALID_INPUT", "--baseline with --shard: a shard's report is partial — merge the shards (proctor merge), then `proctor baseline --check`");
+  const baselineFile = values.baseline;
+  let baseline: Baseline | undefined;
+  if (baselineFile && !values["update-baseline"]) {
+    if (!existsSync(baselineFile)) throw new ProctorError("INVALID_INPUT", `baseline ${baselineFile} does not exist`, { detail: "  record one first: proctor run … --baseline FILE --update-baseline" });
+    baseline = readBaseline(baselineFile);
+  }
+
+  let paths = positionals;
+  if (paths.length === 0) {
+    if (!existsSync(EXAMPLES)) throw new ProctorError("INVALID_INPUT", `no eval files given\nusage: ${USAGE}`);
+    process.stderr.write(`proctor run: no eval files given — running proctor's example evals in ${EXAMPLES}\n`);
+    paths = [EXAMPLES];
+  }
+  const loaded = await loadEvalFiles(paths);
+  const definitions = loaded.flatMap((l) => l.evals);
+  const fileOf = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, l.file] as const)));
+
+  if (values.list) {
+    for (const l of loaded) for (const e of l.evals) process.stdout.write(`${e.name}  (${e.tiers.join(", ")} · ${e.trials} trials · ${e.checks.length} checks)  ${l.file}\n`);
+    return 0;
+  }
+
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  let outcomes;
+  try {
+    const tiers = await loadTiers(fileOf, controller.signal);
+    outcomes = await runEvals(definitions, {
+      tiers,
+      tier,
+      trials,
+      concurrency,
+      budgetUsd,
+      shard: values.shard,
+      progress: values.quiet ? false : "auto",
+      signal: controller.signal,
+    });
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  if (outcomes.every((o) => o.status === "not-run")) {
+    process.stdout.write(renderRunSummary(outcomes));
+    throw new ProctorError("INVALID_INPUT", `no eval ran: ${outcomes[0]?.note ?? "nothing to run"}`);
+  }
+
+  process.stdout.write(renderRunSummary(outcomes));
+  const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
+  let diff: BaselineDiff | undefined;
+  if (baselineFile && values["update-baseline"]) {
+    const previous = existsSync(baselineFile) ? readBaseline(baselineFile) : undefined;
+    writeBaseline(baselineFile, createBaseline(reports, previous));
+    process.stdout.write(`baseline ${baselineFile} updated: ${reports.map((r) => r.name).join(", ")}\n`);
+  } else if (baseline) {
+    diff = diffBaseline(baseline, reports, alpha === undefined ? {} : { alpha });
+    process.stdout.write(`\nagainst baseline ${baselineFile}:\n${renderBaselineDiff(diff)}`);
+  }
+  if (values.json) writeJson(values.json, reports);
+  if (values.junit) writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
+
+  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || (o.status === "not-run" && o.tier !== undefined));
+  return failed || diff?.regressed ? 1 : 0;
+};
+export default run;

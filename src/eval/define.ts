@@ -1,0 +1,113 @@
+/**
+ * defineEval: an eval declared as data — what to run (the mock-model harness, the real API, or
+ * any trial function), the checks, how many trials and the gate. Declaring runs nothing, so an
+ * eval file can be imported, listed and exported (to promptfoo) without spending a cent.
+ */
+import type { HarnessSpec } from "../../harness/claude/spec.js";
+import type { Check } from "../checks/check.js";
+import { ProctorError } from "../errors/proctor-error.js";
+import type { TrialContext } from "../measure/measure.js";
+import type { Budget, EarlyStop } from "../measure/stopping.js";
+import { uniqueLabels } from "../measure/summarise.js";
+import { validateThresholds } from "../measure/thresholds.js";
+import type { Thresholds } from "../measure/types.js";
+import type { Trace } from "../trace/types.js";
+
+/** The mock tier: a runHarness spec (prompt + script + …), or one chosen per trial (a stochastic script from `context.random`). */
+export type MockSpec = Omit<HarnessSpec, "signal" | "mock">;
+/** The real-API tier: a harness spec without the script — the real model answers. */
+export type RealSpec = Omit<HarnessSpec, "script" | "signal" | "mock">;
+
+/** A spec, or a function of the trial that returns one. */
+export type PerTrial<S> = S | ((context: TrialContext) => S);
+
+/** What `defineEval` takes. Give `mock`, `real` (or both), or `run`. */
+export interface EvalSpec {
+  /** Unique within a run; names the report, the JUnit suite and the baseline entry. */
+  readonly name: string;
+  readonly description?: string;
+  /** Run each trial through the real claude binary against the scripted mock model (offline, free). */
+  readonly mock?: PerTrial<MockSpec>;
+  /** Run each trial through the real claude binary against the real API (needs ANTHROPIC_API_KEY; costs money). */
+  readonly real?: PerTrial<RealSpec>;
+  /** Or produce each trial's Trace yourself (recorded transcripts, another agent, …). */
+  readonly run?: (trial: number, context: TrialContext) => Trace | Promise<Trace>;
+  readonly checks: readonly Check<Trace>[];
+  /** @default 10 */
+  readonly trials?: number;
+  /**
+   * The gate. @default { min: 1 } — like `expect`: every check holds in every trial. Lower it for
+   * behaviour that is allowed to vary: `{ min: 0.8, per: { "notTool(Bash)": 1 } }`.
+   */
+  readonly thresholds?: Thresholds;
+  /** Trials running at once (the CLI's --concurrency wins). @default 1 */
+  readonly concurrency?: number;
+  /** pass@k / pass^k for these k. */
+  readonly k?: readonly number[];
+  /** @default 0.95 */
+  readonly confidence?: number;
+  /** Seed of each trial's `context.random`. @default the eval's name (so runs and shards repeat exactly) */
+  readonly seed?: number | string;
+  readonly earlyStop?: boolean | EarlyStop;
+  readonly budget?: Budget;
+}
+
+/** A declared eval: the spec, frozen, with its defaults filled in. */
+export interface EvalDefinition extends EvalSpec {
+  readonly trials: number;
+  readonly thresholds: Thresholds;
+  readonly seed: number | string;
+  /** The tiers this eval can run on. */
+  readonly tiers: readonly ("mock" | "real" | "run")[];
+}
+
+const BRAND = Symbol.for("proctor.eval");
+const FIELDS = new Set(["name", "description", "mock", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget"]);
+
+/** True for a value made by `defineEval` (from any copy of proctor). */
+export function isEvalDefinition(value: unknown): value is EvalDefinition {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+function bad(name: string, field: string, problem: string, value?: unknown): never {
+  const got = arguments.length > 3 ? `; got ${value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value)).slice(0, 80)}` : "";
+  throw new ProctorError("INVALID_INPUT", `defineEval(${JSON.stringify(name)}): ${field} ${problem}${got}`);
+}
+
+const isSpecLike = (v: unknown) => typeof v === "function" || (typeof v === "object" && v !== null && !Array.isArray(v));
+
+/** Declare an eval. Validates everything that can be checked without running (bad input fails here, naming the field). */
+export function defineEval(spec: EvalSpec): EvalDefinition {
+  if (typeof spec !== "object" || spec === null) throw new ProctorError("INVALID_INPUT", "defineEval needs a spec like { name, mock: { prompt, script }, checks: [...] }");
+  const name = spec.name;
+  if (typeof name !== "string" || name.trim() === "") throw new ProctorError("INVALID_INPUT", `defineEval: name must be a non-empty string; got ${JSON.stringify(name)}`);
+  for (const key of Object.keys(spec)) if (!FIELDS.has(key)) bad(name, key, `is not a field of an eval (fields: ${[...FIELDS].join(", ")})`);
+  const tiers: ("mock" | "real" | "run")[] = [];
+  if (spec.mock !== undefined) {
+    if (!isSpecLike(spec.mock)) bad(name, "mock", "must be a harness spec { prompt, script, … } or a function of the trial returning one", spec.mock);
+    tiers.push("mock");
+  }
+  if (spec.real !== undefined) {
+    if (!isSpecLike(spec.real)) bad(name, "real", "must be a spec { prompt, … } or a function of the trial returning one", spec.real);
+    if (typeof spec.real === "object" && "script" in spec.real) bad(name, "real.script", "has no place in the real tier: the real model answers (put the script under mock)");
+    tiers.push("real");
+  }
+  if (spec.run !== undefined) {
+    if (typeof spec.run !== "function") bad(name, "run", "must be a function (trial, context) => Trace", spec.run);
+    if (tiers.length > 0) bad(name, "run", "cannot be combined with mock or real: give one way to produce a trial");
+    tiers.push("run");
+  }
+  if (tiers.length === 0) bad(name, "mock/real/run", "— give at least one: mock: { prompt, script }, real: { prompt }, or run: (trial) => trace");
+  if (!Array.isArray(spec.checks) || spec.checks.length === 0) bad(name, "checks", "must be a non-empty array of checks (an eval of nothing asserts nothing)", spec.checks);
+  spec.checks.forEach((c, i) => {
+    if (typeof c?.eval !== "function" || typeof c.toJSON !== "function") bad(name, `checks[${i}]`, "is not a check (build it with tool(), notTool(), … or defineCheck)", c);
+  });
+  const trials = spec.trials ?? 10;
+  if (!Number.isInteger(trials) || trials < 1) bad(name, "trials", "must be a positive integer", spec.trials);
+  const thresholds = spec.thresholds ?? { min: 1 };
+  const labels = uniqueLabels(spec.checks.map((c) => c.label ?? c.kind));
+  validateThresholds(thresholds, spec.checks.map((c, i) => ({ label: labels[i], kind: c.kind })), `defineEval(${JSON.stringify(name)}): thresholds`);
+  const definition = { ...spec, name, trials, thresholds, seed: spec.seed ?? name, tiers: Object.freeze(tiers), checks: Object.freeze([...spec.checks]) };
+  Object.defineProperty(definition, BRAND, { value: true });
+  return Object.freeze(definition);
+}

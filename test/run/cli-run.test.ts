@@ -1,0 +1,89 @@
+/** `proctor run` as a real process: summary, exit codes, --json, --junit, baselines; the examples through the real binary. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { validateCheckReport } from "../../src/index.js";
+import { parseJunit } from "../reporters/helpers.js";
+import { proctor } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "proctor-run-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const recorded = new URL("./fixtures/recorded.eval.mjs", import.meta.url).pathname;
+const examples = new URL("../../examples/hygiene.eval.mjs", import.meta.url).pathname;
+const noColour = { NO_COLOR: "1" };
+
+describe("proctor run (recorded-transcript evals)", () => {
+  it("prints each check's rate, interval and ✓/✗ against its minimum; writes JSON and JUnit; exits 1 when a gate fails", async () => {
+    const json = join(dir, "reports.json");
+    const junit = join(dir, "run.xml");
+    const r = await proctor(["run", recorded, "--json", json, "--junit", junit, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toContain("✓ lockfile guard  run · 4/4 trials");
+    expect(r.stdout).toMatch(/✓ notTool\(Bash\)\s+50\.0% \(2\/4, 95% CI 15\.0%?–85\.0%\)\s+≥ 40\.0%/);
+    expect(r.stdout).toMatch(/✗ denied\(Write\)\s+50\.0% \(2\/4, 95% CI 15\.0%?–85\.0%\)\s+< 100%/);
+    expect(r.stdout).toContain("2 evals: 1 passed, 1 failed");
+    const reports = JSON.parse(readFileSync(json, "utf8")) as unknown[];
+    expect(reports.map((x, i) => validateCheckReport(x, `reports[${i}]`).name)).toEqual(["lockfile guard", "strict"]);
+    const { root, suites } = parseJunit(readFileSync(junit, "utf8"));
+    expect(suites.map((s) => s["@name"])).toEqual(["lockfile guard", "strict"]);
+    expect(root["@failures"]).toBe("1");
+  });
+
+  it("--update-baseline records, --baseline compares (no regression against itself), --list runs nothing", async () => {
+    const baseline = join(dir, "baseline.json");
+    const up = await proctor(["run", recorded, "--baseline", baseline, "--update-baseline", "--quiet"], { env: noColour });
+    expect(up.stdout).toContain(`baseline ${baseline} updated: lockfile guard, strict`);
+    const again = await proctor(["run", recorded, "--baseline", baseline, "--quiet"], { env: noColour });
+    expect(again.stdout).toContain("no regressions");
+    expect(again.exitCode).toBe(1); // "strict" still fails its own gate
+    const list = await proctor(["run", recorded, "--list"]);
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toContain("lockfile guard  (run · 4 trials · 2 checks)");
+  });
+
+  it("exits 2 on bad input, saying what is wrong", async () => {
+    const cases: [string[], RegExp][] = [
+      [["run", recorded, "--mock", "--real"], /--mock and --real exclude each other/],
+      [["run", join(dir, "nope.eval.mjs")], /nope\.eval\.mjs does not exist/],
+      [["run", recorded, "--trials", "0"], /--trials must be a positive integer/],
+      [["run", recorded, "--baseline", join(dir, "none.json")], /none\.json does not exist[\s\S]*--update-baseline/],
+      [["run", recorded, "--shard", "2/4", "--baseline", join(dir, "b.json")], /a shard's report is partial/],
+      [["run", recorded, "--shard", "5/4"], /index must be within 1\.\.4/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await proctor(args);
+      expect(r.exitCode, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it("refuses a real-API run without a key before running anything", async () => {
+    const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+    delete env.ANTHROPIC_API_KEY;
+    const r = await proctor(["run", examples, "--real"], { env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/runs on the real tier, but (ANTHROPIC_API_KEY is not set|this build of proctor has no real-API tier)/);
+  });
+
+  it("--shard writes a partial report and does not gate it", async () => {
+    const json = join(dir, "shard.json");
+    const r = await proctor(["run", recorded, "--shard", "1/2", "--json", json, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("2 evals: 0 passed, 2 partial (shard)");
+    const [report] = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.shard).toEqual({ index: 1, count: 2 });
+  });
+});
+
+describe("proctor run (the examples, real claude binary + mock model)", () => {
+  it("runs the example evals and passes their gates", async () => {
+    const junit = join(dir, "examples.xml");
+    const r = await proctor(["run", examples, "--trials", "1", "--concurrency", "2", "--junit", junit, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("✓ guard blocks rm -rf  mock · 1/1 trials");
+    expect(r.stdout).toContain('✓ denied(Bash, {"command":/rm\\s+-rf/})');
+    expect(r.stdout).toContain("2 evals: 2 passed");
+    expect(existsSync(junit)).toBe(true);
+  });
+});
