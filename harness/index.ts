@@ -3,7 +3,7 @@
  * model (runHarness), one hook command run the way Claude Code runs it (runHook), and recorded
  * transcripts (parseTranscript / readTranscript).
  */
-export { runHarness, buildArgs, useSharedMock, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
+export { runHarness, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
 export type { HarnessResult } from "./claude/run-harness.js";
 export type { HarnessSpec, McpConfig, PermissionMode } from "./claude/spec.js";
 export { HarnessError } from "./claude/failure.js";
@@ -15,3 +15,7 @@ export type { RunHookOptions } from "./hook/run-hook.js";
 export { matcherMatches } from "./hook/matcher.js";
 export { parseTranscript, readTranscript } from "../src/trace/transcript.js";
 export type { HookRunResult, BlockMechanism } from "../src/hook/types.js";
+export { runEval, buildEvalArgs, buildEvalEnv } from "./eval/run-eval.js";
+export type { EvalRunResult } from "./eval/run-eval.js";
+export { apiKeyMissing, validateEvalSpec, DEFAULT_EVAL_BUDGET_USD, DEFAULT_EVAL_TIMEOUT_MS } from "./eval/spec.js";
+export type { RunEvalSpec } from "./eval/spec.js";

@@ -167,7 +167,13 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
         durationMs: proc.durationMs,
       },
       describeReason(reason, proc, timeoutMs, trace, mockRun),
-      { result, extra: trace.errors.length ? [`  trace errors:\n${trace.errors.map((e) => `    ${e.kind}: ${e.message}`).join("\n")}`] : [] },
+      {
+        result,
+        extra: [
+          ...(trace.errors.length ? [`  trace errors:\n${trace.errors.map((e) => `    ${e.kind}: ${e.message}`).join("\n")}`] : []),
+          ...(reject && !spec.keep ? ["  the temp dirs are removed; pass keep: true to keep them for inspection"] : []),
+        ],
+      },
     );
     result.failure = failure;
     if (!reject) return result;

@@ -26,6 +26,8 @@ export interface MockModelOptions {
   readonly host?: string;
   /** Called with every request before it is answered. */
   readonly onRequest?: (request: RawRequest) => void;
+  /** Called when an answer has been written (a stalled one never is), with how long the server took. */
+  readonly onAnswer?: (answer: { readonly method: string; readonly url: string; readonly status: number; readonly ms: number }) => void;
   /** Let the process exit while the server is still listening. @default false */
   readonly unref?: boolean;
 }
@@ -101,6 +103,10 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   }
 
   const server = createServer((req, res) => {
+    if (options.onAnswer) {
+      const started = performance.now();
+      res.once("finish", () => options.onAnswer!({ method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
+    }
     handle(req, res).catch((error) => {
       if (!res.headersSent) sendApiError(res, 500, "api_error", `proctor mock model crashed: ${(error as Error)?.stack ?? String(error)}`);
       else res.destroy();

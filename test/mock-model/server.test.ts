@@ -3,8 +3,9 @@ import { startMockModel, type MockModel, type RawRequest } from "../../mock-mode
 
 let mock: MockModel;
 const raw: RawRequest[] = [];
+const answered: { method: string; url: string; status: number; ms: number }[] = [];
 beforeAll(async () => {
-  mock = await startMockModel({ onRequest: (r) => raw.push(r) });
+  mock = await startMockModel({ onRequest: (r) => raw.push(r), onAnswer: (a) => answered.push(a) });
 });
 afterAll(() => mock.close());
 
@@ -230,5 +231,7 @@ describe("mock model HTTP surface", () => {
     run.remove();
     expect((await post(run.apiKey, { messages: [user("go")], tools: TOOLS })).status).toBe(401);
     expect(raw.some((r) => r.method === "HEAD")).toBe(true);
+    expect(answered.find((a) => a.status === 401)).toMatchObject({ method: "POST", url: "/v1/messages?beta=true" });
+    expect(answered.every((a) => a.ms >= 0)).toBe(true);
   });
 });

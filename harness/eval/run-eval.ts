@@ -1,0 +1,172 @@
+/**
+ * runEval: the real `claude` binary against the real Anthropic API, isolated like runHarness
+ * (fresh temp work dir and HOME, credentials scrubbed) — and the run's Trace, with usage and cost
+ * from the CLI's result line. Without a key it refuses with NO_API_KEY, which `measure` reports as
+ * a skipped eval.
+ */
+import path from "node:path";
+import { isProctorError, ProctorError } from "../../src/errors/proctor-error.js";
+import { parseTranscript } from "../../src/trace/transcript.js";
+import type { RunError, Trace } from "../../src/trace/types.js";
+import { resolveClaudeBinary } from "../claude/binary.js";
+import { scrubEnv } from "../claude/env.js";
+import { HarnessError, quoteArg, type FailureReason } from "../claude/failure.js";
+import { buildArgs, DEFAULT_PERMISSION_MODE } from "../claude/run-harness.js";
+import type { HarnessSpec } from "../claude/spec.js";
+import { runProcess, type ProcessResult } from "../process/run-process.js";
+import { keepRunDirs, prepareRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
+import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
+import { DEFAULT_EVAL_BUDGET_USD, DEFAULT_EVAL_MAX_RETRIES, DEFAULT_EVAL_TIMEOUT_MS, resolveApiKey, validateEvalSpec, type RunEvalSpec } from "./spec.js";
+
+/** What a real-API run produced: runHarness's result without the mock's view. */
+export interface EvalRunResult {
+  readonly trace: Trace;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly workDir: string;
+  /** The argv the binary was run with (the key is in the environment, never here). */
+  readonly command: readonly string[];
+  readonly durationMs: number;
+  readonly timedOut: boolean;
+  /** Why the run failed (only with `reject: false`; otherwise it was thrown). */
+  readonly failure?: HarnessError<EvalRunResult>;
+  cleanup(): Promise<void>;
+}
+
+/** The CLI arguments: runHarness's, plus the per-run cost cap. */
+export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): string[] {
+  const args = buildArgs({ ...spec, script: {} } as HarnessSpec, dirs, cwd);
+  const extra = spec.args?.length ?? 0;
+  // The cap goes before the user's own extra arguments, which buildArgs appends last.
+  args.splice(args.length - extra, 0, "--max-budget-usd", String(spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD));
+  return args;
+}
+
+/** Scrubbed parent env + the spec's env + isolation and the one credential the run may use. */
+export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir">, apiKey: string): Record<string, string> {
+  return {
+    ...scrubEnv(parent),
+    ...spec.env,
+    HOME: dirs.home,
+    USERPROFILE: dirs.home,
+    XDG_CONFIG_HOME: `${dirs.home}/.config`,
+    XDG_CACHE_HOME: `${dirs.home}/.cache`,
+    XDG_DATA_HOME: `${dirs.home}/.local/share`,
+    XDG_STATE_HOME: `${dirs.home}/.local/state`,
+    CLAUDE_CONFIG_DIR: dirs.configDir,
+    ANTHROPIC_API_KEY: apiKey,
+    ...(spec.baseUrl ? { ANTHROPIC_BASE_URL: spec.baseUrl } : {}),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_MAX_RETRIES: String(spec.maxRetries ?? DEFAULT_EVAL_MAX_RETRIES),
+  };
+}
+
+/** Why a finished real-API run failed, or undefined (max turns and the budget cap are the agent's ending, not a failure). */
+export function chooseEvalReason(proc: ProcessResult, trace: Trace): FailureReason | undefined {
+  if (proc.timedOut) return "timed-out";
+  if (proc.aborted || (proc.signal !== null && !trace.complete)) return "killed";
+  if (proc.spawnError && (proc.spawnError as NodeJS.ErrnoException).code === "ENOENT") return "binary-missing";
+  if (trace.outcome?.apiErrorStatus !== undefined || trace.errors.some((e) => e.kind === "api-error")) return "api-fault";
+  if (!trace.complete) return "crashed";
+  return undefined;
+}
+
+function describe(reason: FailureReason, proc: ProcessResult, timeoutMs: number, trace: Trace): string {
+  switch (reason) {
+    case "timed-out":
+      return `timed out after ${timeoutMs} ms (the process tree was killed)`;
+    case "killed":
+      return proc.aborted ? "was aborted (the process tree was killed)" : `was killed by ${proc.signal ?? "a signal"}`;
+    case "binary-missing":
+      return "could not start: the claude binary is missing";
+    case "api-fault": {
+      const status = trace.outcome?.apiErrorStatus;
+      const message = trace.errors.find((e) => e.kind === "api-error")?.message ?? `status ${status}`;
+      const hint = status === 401 ? " — the API key was refused: check ANTHROPIC_API_KEY" : status === 529 || status === 429 ? " — the API is overloaded or rate-limited: lower concurrency or retry later" : "";
+      return `failed with an API error: ${message}${hint}`;
+    }
+    case "crashed":
+      return `ended without a result (exit code ${proc.exitCode ?? "none"}${proc.spawnError ? `, ${proc.spawnError.message}` : ""})`;
+    default:
+      return reason;
+  }
+}
+
+/**
+ * Run the real claude binary against the real API in a fresh temp work dir, and return its Trace.
+ * Throws NO_API_KEY without a key (measure: a skipped eval) and a HarnessError when the run
+ * failed (unless `reject: false`).
+ */
+export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
+  validateEvalSpec(spec);
+  const apiKey = resolveApiKey(spec);
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  if (root && spec.permissionMode === "bypassPermissions" && spec.env?.IS_SANDBOX !== "1") {
+    throw new ProctorError("INVALID_INPUT", "runEval: permissionMode bypassPermissions is refused by claude when running as root", {
+      detail: `  use the default (${DEFAULT_PERMISSION_MODE}) plus allowedTools, or declare a sandbox with env: { IS_SANDBOX: "1" }`,
+    });
+  }
+  const cwd = path.resolve(spec.cwd ?? process.cwd());
+  const timeoutMs = spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS;
+  let binary: string;
+  try {
+    binary = resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
+  } catch (error) {
+    if (!isProctorError(error)) throw error;
+    throw new HarnessError({ reason: "binary-missing", command: "claude -p …", stderrTail: "", exitCode: null, signal: null, timedOut: false, durationMs: 0 }, "could not start", {
+      cause: error,
+      extra: [`  ${error.message.replace(/\n/g, "\n  ")}`],
+    });
+  }
+
+  const dirs = prepareRunDirs({ ...spec, script: {} } as HarnessSpec, cwd);
+  const args = buildEvalArgs(spec, dirs, cwd);
+  const command = `${[binary, ...args].map(quoteArg).join(" ")} <<< ${quoteArg(spec.prompt.length > 80 ? `${spec.prompt.slice(0, 79)}…` : spec.prompt)}`;
+  const env = buildEvalEnv(process.env, spec, dirs, apiKey);
+  try {
+    const before = takeSnapshot(dirs.workDir);
+    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal });
+    const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
+    const parsed = parseTranscript(proc.stdout, { sourceKind: "eval" });
+    const extra: RunError[] = [];
+    if (proc.timedOut) extra.push({ kind: "timeout", message: `the run was killed after ${timeoutMs} ms (timeoutMs); the trace holds what it did until then` });
+    else if (proc.aborted) extra.push({ kind: "killed", message: "the run was aborted; the trace holds what it did until then" });
+    const trace: Trace = { ...parsed, ...(files ? { files } : {}), errors: [...parsed.errors, ...extra] };
+    const reason = chooseEvalReason(proc, trace);
+    let kept = spec.keep === true;
+    const result: EvalRunResult & { failure?: HarnessError<EvalRunResult> } = {
+      trace,
+      exitCode: proc.exitCode,
+      signal: proc.signal,
+      stdout: proc.stdout,
+      stderr: proc.stderr,
+      workDir: dirs.workDir,
+      command: [binary, ...args],
+      durationMs: proc.durationMs,
+      timedOut: proc.timedOut,
+      async cleanup() {
+        if (!kept) removeRunDirs(dirs.root);
+        kept = true;
+      },
+    };
+    if (spec.keep) keepRunDirs(dirs.root);
+    if (reason === undefined) return result;
+    const failure = new HarnessError<EvalRunResult>(
+      { reason, command, workDir: dirs.workDir, stderrTail: proc.stderr.slice(-4000), exitCode: proc.exitCode, signal: proc.signal, timedOut: proc.timedOut, durationMs: proc.durationMs },
+      describe(reason, proc, timeoutMs, trace),
+      { result, extra: trace.errors.length ? [`  trace errors:\n${trace.errors.map((e) => `    ${e.kind}: ${e.message}`).join("\n")}`] : [] },
+    );
+    result.failure = failure;
+    if (spec.reject === false) return result;
+    await result.cleanup();
+    throw failure;
+  } catch (error) {
+    if (!(error instanceof HarnessError) && !spec.keep) removeRunDirs(dirs.root);
+    throw error;
+  }
+}

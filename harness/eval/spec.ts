@@ -1,0 +1,82 @@
+/**
+ * The real-API tier's spec and its refusals: runHarness's spec without the script (the real model
+ * answers), plus the key and the per-run cost cap. Everything here is checked before anything
+ * spawns, and nothing here ever prints the key.
+ */
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import type { HarnessSpec } from "../claude/spec.js";
+import { validateSpec } from "../claude/spec.js";
+import { ownedVariables } from "../claude/env.js";
+
+/**
+ * One run of the real `claude` binary against the real Anthropic API.
+ * @example
+ * const { trace, cleanup } = await runEval({ prompt: "list the files", maxTurns: 3, maxBudgetUsd: 0.05 });
+ */
+export interface RunEvalSpec extends Omit<HarnessSpec, "script" | "mock"> {
+  /** The API key. @default process.env.ANTHROPIC_API_KEY */
+  readonly apiKey?: string;
+  /** An API gateway in front of api.anthropic.com (`ANTHROPIC_BASE_URL`). @default the real API */
+  readonly baseUrl?: string;
+  /**
+   * Cost cap of this one run, passed to claude as `--max-budget-usd`: a runaway loop on the real
+   * API stops at the cap (the run ends with an error result the checks see). Per-measurement
+   * caps are `measure`'s `budget.maxUsd`.
+   * @default 1
+   */
+  readonly maxBudgetUsd?: number;
+}
+
+export const DEFAULT_EVAL_BUDGET_USD = 1;
+/** Real-API runs are slower than the mock: model latency, retries on overload. */
+export const DEFAULT_EVAL_TIMEOUT_MS = 300_000;
+export const DEFAULT_EVAL_MAX_RETRIES = 4;
+
+const NO_KEY =
+  "ANTHROPIC_API_KEY is not set: the real-API eval calls the Anthropic API (and costs money), so it was skipped — not passed";
+const NO_KEY_DETAIL = "  set ANTHROPIC_API_KEY (or pass apiKey) to run it, or use runHarness with a scripted mock model for an offline run";
+
+/** Why the real-API tier cannot run with this environment (no key), or undefined when it can — for `it.skipIf`. */
+export function apiKeyMissing(env: NodeJS.ProcessEnv = process.env, apiKey?: string): string | undefined {
+  const key = apiKey ?? env.ANTHROPIC_API_KEY;
+  if (key === undefined || key.trim() === "") {
+    const other = ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"].filter((v) => env[v]);
+    return other.length ? `${NO_KEY} (${other.join(" and ")} ${other.length === 1 ? "is" : "are"} set, but evals use an API key only: the run's environment is scrubbed of every other credential)` : NO_KEY;
+  }
+  return undefined;
+}
+
+/** The key to use, or a NO_API_KEY error (which `measure` reports as a skipped eval, never a pass). */
+export function resolveApiKey(spec: RunEvalSpec, env: NodeJS.ProcessEnv = process.env): string {
+  const missing = apiKeyMissing(env, spec.apiKey);
+  if (missing) throw new ProctorError("NO_API_KEY", `runEval: ${missing}`, { detail: NO_KEY_DETAIL });
+  const key = (spec.apiKey ?? env.ANTHROPIC_API_KEY) as string;
+  if (/\s/.test(key)) throw new ProctorError("INVALID_INPUT", "runEval: the API key contains whitespace (a stray newline from a secrets file?); strip it");
+  return key;
+}
+
+function refuse(field: string, problem: string): never {
+  throw new ProctorError("INVALID_INPUT", `runEval: spec.${field} ${problem}`);
+}
+
+/** Reject a malformed spec before anything spawns, naming the field. */
+export function validateEvalSpec(spec: unknown): asserts spec is RunEvalSpec {
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw new ProctorError("INVALID_INPUT", "runEval: the spec must be an object like { prompt }");
+  const s = spec as Record<string, unknown>;
+  if ("script" in s) refuse("script", "has no place in a real-API run: the real model answers (for a scripted, offline run use runHarness)");
+  if ("mock" in s) refuse("mock", "has no place in a real-API run: it talks to the real API (for the mock model use runHarness)");
+  const { apiKey, baseUrl, maxBudgetUsd, ...rest } = s;
+  if (apiKey !== undefined && typeof apiKey !== "string") refuse("apiKey", `must be a string; got ${typeof apiKey}`);
+  if (baseUrl !== undefined && (typeof baseUrl !== "string" || !/^https?:\/\/\S+$/.test(baseUrl))) refuse("baseUrl", `must be an http(s) URL; got ${JSON.stringify(baseUrl)}`);
+  if (maxBudgetUsd !== undefined && !(typeof maxBudgetUsd === "number" && maxBudgetUsd > 0 && Number.isFinite(maxBudgetUsd))) {
+    refuse("maxBudgetUsd", `must be a positive number of dollars (the per-run cost cap); got ${JSON.stringify(maxBudgetUsd)}`);
+  }
+  const owned = ownedVariables(rest.env as Record<string, string> | undefined);
+  if (owned.length > 0) refuse("env", `sets ${owned.join(", ")}: the key goes in apiKey, the endpoint in baseUrl; HOME and the config dir are the run's own`);
+  // The rest is a harness spec; validate it as one (a placeholder script stands in for the real model).
+  try {
+    validateSpec({ ...rest, script: {} });
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", (error as Error).message.replace(/^runHarness:/, "runEval:"), { cause: error });
+  }
+}
