@@ -1,5 +1,6 @@
 /** runHarness against the real claude binary: files, model requests, subagents, skills, MCP, the permission default. */
 import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
@@ -61,7 +62,7 @@ describe("runHarness (real claude binary)", () => {
     vexpect(result.exitCode).toBe(0);
     vexpect(existsSync(result.workDir)).toBe(true);
     await result.cleanup();
-    vexpect(existsSync(result.workDir)).toBe(false);
+    vexpect(existsSync(path.dirname(result.workDir))).toBe(false); // work dir, temp HOME and config dir all gone
   });
 
   it("attributes a subagent's calls to it, routes its turns by conversation, and branches on a tool result", async () => {
