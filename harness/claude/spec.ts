@@ -1,6 +1,7 @@
 /** What one harness run is made of, and the checks that reject a bad spec before anything spawns. */
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
+import { describeValue } from "../../src/checks/validate.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { Script } from "../../mock-model/script/types.js";
 
@@ -81,8 +82,7 @@ const FIELDS = new Set([
 const MODES = ["default", "acceptEdits", "dontAsk", "plan", "bypassPermissions"];
 
 function bad(field: string, problem: string, value: unknown): never {
-  const shown = value === undefined ? "nothing" : `${JSON.stringify(value)?.slice(0, 80) ?? String(value)} (${Array.isArray(value) ? "array" : value === null ? "null" : typeof value})`;
-  throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${problem}; got ${shown}`);
+  throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${problem}; got ${describeValue(value)}`);
 }
 
 const isStringMap = (v: unknown) => isPlainObject(v) && Object.values(v).every((x) => typeof x === "string");

@@ -36,6 +36,7 @@ interface Dispatch {
   conversation?: Conversation;
 }
 
+/** Every conversation of one run: the main agent's and one per subagent dispatch. */
 export class Conversations {
   readonly main: Conversation;
   private readonly owners = new Map<string, Conversation>();

@@ -48,6 +48,7 @@ export interface MockRun {
 
 const DEFAULT_USAGE = { inputTokens: 10, outputTokens: 5, cacheCreationTokens: 0, cacheReadTokens: 0 };
 
+/** A MockRun with the answering logic the server calls. */
 export class MockRunState implements MockRun {
   readonly requests: ModelRequest[] = [];
   readonly sideRequests: ModelRequest[] = [];
