@@ -159,7 +159,13 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     const failure = new HarnessError<EvalRunResult>(
       { reason, command, workDir: dirs.workDir, stderrTail: proc.stderr.slice(-4000), exitCode: proc.exitCode, signal: proc.signal, timedOut: proc.timedOut, durationMs: proc.durationMs },
       describe(reason, proc, timeoutMs, trace),
-      { result, extra: trace.errors.length ? [`  trace errors:\n${trace.errors.map((e) => `    ${e.kind}: ${e.message}`).join("\n")}`] : [] },
+      {
+        result,
+        extra: [
+          ...(trace.errors.length ? [`  trace errors:\n${trace.errors.map((e) => `    ${e.kind}: ${e.message}`).join("\n")}`] : []),
+          ...(spec.reject !== false && !spec.keep ? ["  the temp dirs are removed; pass keep: true to keep them for inspection"] : []),
+        ],
+      },
     );
     result.failure = failure;
     if (spec.reject === false) return result;

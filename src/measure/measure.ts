@@ -29,6 +29,11 @@ export interface TrialContext {
   readonly seed?: number | string;
   /** A random stream that depends only on (seed, trial): use it for stochastic scripts. */
   readonly random: Random;
+  /**
+   * What is left of `budget.maxUsd` when this trial starts (undefined without one): pass it on as
+   * a per-run cap, e.g. runEval's `maxBudgetUsd`, so one runaway trial cannot spend the rest.
+   */
+  readonly budgetLeftUsd?: number;
 }
 
 /** Options of `measure`. `T` is what `run` produces — a Trace unless the checks say otherwise. */
@@ -144,6 +149,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     const context: TrialContext = {
       trial,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.budget?.maxUsd === undefined ? {} : { budgetLeftUsd: Math.max(0, options.budget.maxUsd - tally.costUsd) }),
       get random() {
         return (random ??= trialRandom(seedForStreams, trial));
       },
