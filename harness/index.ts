@@ -3,7 +3,7 @@
  * model (runHarness), one hook command run the way Claude Code runs it (runHook), and recorded
  * transcripts (parseTranscript / readTranscript).
  */
-export { runHarness, buildArgs, useSharedMock, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
+export { runHarness, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
 export type { HarnessResult } from "./claude/run-harness.js";
 export type { HarnessSpec, McpConfig, PermissionMode } from "./claude/spec.js";
 export { HarnessError } from "./claude/failure.js";
