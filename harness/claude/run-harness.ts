@@ -9,7 +9,7 @@ import type { RunError, Trace } from "../../src/trace/types.js";
 import { loadScript } from "../../mock-model/script/schema.js";
 import { startMockModel, type MockModel } from "../../mock-model/server/start.js";
 import type { MockRun } from "../../mock-model/run/mock-run.js";
-import { runProcess, type ProcessResult } from "../process/run-process.js";
+import { runProcess } from "../process/run-process.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
 import { keepRunDirs, prepareRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { resolveClaudeBinary } from "./binary.js";
@@ -122,10 +122,9 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   const command = [binary, ...args].map(quoteArg).join(" ") + ` <<< ${quoteArg(spec.prompt.length > 80 ? `${spec.prompt.slice(0, 79)}…` : spec.prompt)}`;
   const env = buildChildEnv(process.env, spec.env, { home: dirs.home, configDir: dirs.configDir, baseUrl: mock.url, apiKey: mockRun.apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
 
-  let proc: ProcessResult;
   try {
     const before = takeSnapshot(dirs.workDir);
-    proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal });
+    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal });
     const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
     const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
     const extra: RunError[] = mockRun.errors.map((e) => ({ kind: e.kind, message: e.message }));
@@ -135,7 +134,8 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
     let reason: FailureReason | undefined = chooseReason(proc, trace, mockRun);
     if (proc.spawnError && (proc.spawnError as NodeJS.ErrnoException).code === "ENOENT") reason = "binary-missing";
 
-    let kept = spec.keep === true;
+    // With keep, cleanup() has nothing to do; otherwise it removes the temp root once.
+    let cleaned = spec.keep === true;
     const result: HarnessResult & { failure?: HarnessError<HarnessResult> } = {
       trace,
       exitCode: proc.exitCode,
@@ -148,8 +148,8 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
       timedOut: proc.timedOut,
       mockRun,
       async cleanup() {
-        if (!kept) removeRunDirs(dirs.root);
-        kept = true;
+        if (!cleaned) removeRunDirs(dirs.root);
+        cleaned = true;
       },
     };
     if (spec.keep) keepRunDirs(dirs.root);

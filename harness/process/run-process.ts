@@ -96,7 +96,7 @@ export function killTagged(tag: string): number {
 /** Grace between SIGTERM and SIGKILL when a tree is killed. */
 const KILL_GRACE_MS = 1_000;
 
-/** Run a command to completion or until the timeout, then make sure no process of its group is left. */
+/** Run a command to completion or until the timeout, then make sure no process it started is left. */
 export function runProcess(command: string, args: readonly string[], options: ProcessOptions): Promise<ProcessResult> {
   installExitHook();
   const started = performance.now();
