@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   baseline: { summary: "baseline --update|--check BASELINE REPORT.json…  record or gate on measured rates", load: () => import("./commands/baseline.js") },
   merge: { summary: "merge REPORT.json… [-o OUT] [--check]  combine shard reports exactly (counts add, intervals recomputed)", load: () => import("./commands/merge.js") },
   run: { summary: "run [EVAL_FILES…] [--mock|--real] [--trials N] [--junit F] [--json F] [--baseline F]  measure evals and gate them", load: () => import("./commands/run.js") },
+  export: { summary: "export promptfoo EVAL_FILES… [-o FILE] [--real]  eval files as a promptfoo config", load: () => import("./commands/export.js") },
 };
 
 function usage(): string {

@@ -1,0 +1,46 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stringify } from "yaml";
+import { ProctorError } from "../../errors/proctor-error.js";
+import { loadEvalFiles } from "../../eval/load.js";
+import { buildPromptfooConfig } from "../../../reporters/promptfoo/export-config.js";
+import { parseCommandArgs } from "../args.js";
+import type { Command } from "../command.js";
+
+const USAGE = "proctor export promptfoo EVAL_FILES… [-o promptfooconfig.yaml] [--real]";
+
+/** Where this package's promptfoo modules (provider.mjs, assert.mjs) are. */
+const MODULES = fileURLToPath(new URL("../../../../promptfoo/", import.meta.url));
+
+/**
+ * Turn eval files into a promptfoo config that runs the same evals through proctor's provider and
+ * assertion (YAML on stdout, or -o FILE). Paths in it are relative to where the config is written.
+ */
+const exportCommand: Command = async (argv) => {
+  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, real: { type: "boolean" } }, USAGE);
+  const [format, ...files] = positionals;
+  if (format !== "promptfoo") throw new ProctorError("INVALID_INPUT", `proctor export knows one format, promptfoo; got ${JSON.stringify(format ?? "nothing")}\nusage: ${USAGE}`);
+  if (files.length === 0) throw new ProctorError("INVALID_INPUT", `expected eval files\nusage: ${USAGE}`);
+  const loaded = await loadEvalFiles(files);
+  const configDir = values.output ? dirname(resolve(values.output)) : process.cwd();
+  const evalDirs = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, dirname(l.file)] as const)));
+  const config = buildPromptfooConfig(
+    loaded.flatMap((l) => l.evals),
+    { modulesDir: relative(configDir, MODULES) || ".", configDir, evalDirs, tier: values.real ? "real" : "mock" },
+  );
+  const yaml = `# Written by \`proctor export promptfoo\`. Run: npx promptfoo eval -c ${values.output ? relative(configDir, resolve(values.output)) : "promptfooconfig.yaml"} --no-cache\n# Each case runs once; add --repeat N for trials (proctor run measures rates with intervals).\n${stringify(config, { lineWidth: 0 })}`;
+  if (!values.output) {
+    process.stdout.write(yaml);
+    return 0;
+  }
+  try {
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(values.output, yaml);
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  process.stderr.write(`wrote ${values.output}: ${(config.tests as unknown[]).length} test case(s)\n`);
+  return 0;
+};
+export default exportCommand;
