@@ -4,7 +4,7 @@ import { describe, expect as vexpect, it } from "vitest";
 import {
   cacheTokens, checkFromJSON, checksFromJSON, cost, custom, denied, didNotWrite, eachReply, hookFired, inputTokens, judged,
   latency, mcp, notTool, onlyTools, output, outputTokens, received, replyCount, skill, subagent, tokens, tool, toolCount,
-  toolWith, trajectory, turns, wrote, wroteOnly, blocked, allowed, type Check, type ArgMatcher,
+  toolWith, trajectory, turns, wrote, wroteOnly, blocked, allowed, advertised, type Check, type ArgMatcher,
 } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
@@ -52,6 +52,7 @@ const leafCheck: fc.Arbitrary<Check<any>> = fc.oneof(
     .map(([steps, mode, a]) => trajectory(steps, { mode, args: a })),
   fc.constant(blocked()),
   fc.constant(allowed()),
+  name.map((n) => advertised(n)),
 );
 const anyCheck = fc.oneof(leafCheck, fc.tuple(name, fc.array(leafCheck, { maxLength: 3 })).map(([n, cs]) => subagent(n, cs)));
 
@@ -90,7 +91,7 @@ describe("toJSON → checkFromJSON → toJSON", () => {
 
 describe("checkFromJSON refuses bad input, naming the field", () => {
   it.each([
-    [{ kind: "toll", name: "Bash" }, 'checks[0].kind: unknown check kind "toll"; known kinds: allowed,'],
+    [{ kind: "toll", name: "Bash" }, 'checks[0].kind: unknown check kind "toll"; known kinds: advertised, allowed,'],
     [{ name: "Bash" }, "checks[0].kind: must be a string naming the check; got nothing"],
     ["tool", 'checks[0]: a check must be an object like {"kind": "tool", "name": "Bash"}; got "tool" (string)'],
     [{ kind: "tool", name: 3 }, "checks[0].name: tool: name must be a string; got 3 (number)"],
