@@ -65,7 +65,7 @@ export type { MeasureArmsOptions, ArmsResult } from "./measure/arms.js";
 export { shardTrials, parseShard, formatShard } from "./measure/shard.js";
 export type { TrialRange } from "./measure/shard.js";
 export { mergeReports, missingShards } from "./measure/merge.js";
-export { CHECK_REPORT_SCHEMA, validateCheckReport, parseCheckReport, checkReportErrors } from "./measure/schema.js";
+export { CHECK_REPORT_SCHEMA, validateCheckReport, parseCheckReport, parseCheckReports, checkReportErrors } from "./measure/schema.js";
 export { REPORT_VERSION } from "./measure/types.js";
 export type { CheckReport, CheckStats, TrialError, TrialFailure, TrialSummary, UsageTotals, Thresholds, StopInfo, ShardSpec, ReportMetadata, Timing } from "./measure/types.js";
 export { seededRandom, trialRandom } from "./measure/random.js";

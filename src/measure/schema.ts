@@ -129,3 +129,14 @@ export function parseCheckReport(text: string, source = "report"): CheckReport {
   }
   return validateCheckReport(value, source);
 }
+
+/** JSON text holding one CheckReport or an array of them (what `proctor run --json` writes). */
+export function parseCheckReports(text: string, source = "report"): CheckReport[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ProctorError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`);
+  }
+  return Array.isArray(value) ? value.map((r, i) => validateCheckReport(r, `${source}[${i}]`)) : [validateCheckReport(value, source)];
+}

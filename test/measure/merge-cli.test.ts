@@ -62,6 +62,25 @@ describe("proctor merge", () => {
     expect((await proctor(["merge", ...shardFiles, "--check", "-o", join(dir, "ok.json")])).exitCode).toBe(0);
   });
 
+  it("merges the arrays `proctor run --json` writes, eval by eval", async () => {
+    const files = await Promise.all(
+      [1, 2].map(async (i) => {
+        const file = join(dir, `run-${i}.json`);
+        const evals = [await measure(options({ shard: `${i}/2` })), await measure(options({ shard: `${i}/2`, name: "other", trials: 10 }))];
+        writeFileSync(file, JSON.stringify(evals));
+        return file;
+      }),
+    );
+    const r = await proctor(["merge", ...files]);
+    expect(r.exitCode).toBe(0);
+    const merged = JSON.parse(r.stdout) as unknown[];
+    expect(merged.map((m) => validateCheckReport(m)).map((m) => [m.name, m.trials.ran, m.mergedFrom])).toEqual([
+      ["bash-rate", 30, ["1/2", "2/2"]],
+      ["other", 10, ["1/2", "2/2"]],
+    ]);
+    expect(r.stderr).toContain("merged 2 report(s) of other: 10 trials evaluated");
+  });
+
   it("exits 2 naming the file and the field for a broken or overlapping report", async () => {
     const broken = join(dir, "broken.json");
     writeFileSync(broken, JSON.stringify({ ...JSON.parse(readFileSync(shardFiles[0], "utf8")), confidence: 2 }));

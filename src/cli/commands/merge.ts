@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { mergeReports, missingShards } from "../../measure/merge.js";
-import { parseCheckReport } from "../../measure/schema.js";
+import { parseCheckReports } from "../../measure/schema.js";
 import { evaluateThresholds, formatRate } from "../../measure/thresholds.js";
 import type { CheckReport } from "../../measure/types.js";
 import { parseCommandArgs } from "../args.js";
@@ -9,14 +9,16 @@ import type { Command } from "../command.js";
 
 const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check]";
 
-function readReport(file: string): CheckReport {
+/** Every report in a file (one report, or the array `proctor run --json` writes), each named by its place. */
+function readReports(file: string): { report: CheckReport; source: string; inArray: boolean }[] {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return parseCheckReport(text, file);
+  const inArray = text.trimStart().startsWith("[");
+  return parseCheckReports(text, file).map((report, i) => ({ report, source: inArray ? `${file}[${i}]` : file, inArray }));
 }
 
 /** One line per check: the merged rate with its interval. */
@@ -27,28 +29,46 @@ function summary(report: CheckReport, missing: readonly string[]): string {
     ...(missing.length ? [`  missing shards: ${missing.join(", ")} — the merge covers only part of the trials`] : []),
     ...report.checks.map((c) => `  ${c.label}: ${formatRate(c, report.confidence)}`),
     ...(report.stopped ? [`  cut short: ${report.stopped.message}`] : []),
+    ...(report.skipped ? [`  skipped: ${report.skipped.reason}`] : []),
   ];
   return `${lines.join("\n")}\n`;
 }
 
 /**
- * Combine shard reports (one per CI job) into the report an unsharded run would have written.
- * The merged JSON goes to -o or stdout, a summary to stderr; --check gates it on the thresholds
- * the reports recorded (exit 1 on a shortfall).
+ * Combine shard reports (one file per CI job) into the reports an unsharded run would have
+ * written, eval by eval (reports are grouped by name). The merged JSON goes to -o or stdout — one
+ * report, or an array when there are several evals — and a summary to stderr; --check gates each
+ * merged report on the thresholds it recorded (exit 1 on a shortfall or a skipped eval).
  */
 const merge: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, check: { type: "boolean" } }, USAGE);
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
-  const reports = positionals.map(readReport);
-  const merged = mergeReports(reports, positionals);
-  const json = `${JSON.stringify(merged, null, 2)}\n`;
-  if (values.output) writeFileSync(values.output, json);
-  else process.stdout.write(json);
-  process.stderr.write(summary(merged, missingShards(reports)));
+  const inputs = positionals.flatMap(readReports);
+  const groups = new Map<string | undefined, typeof inputs>();
+  for (const input of inputs) groups.set(input.report.name, [...(groups.get(input.report.name) ?? []), input]);
+  const merged = [...groups.values()].map((group) => {
+    const reports = group.map((g) => g.report);
+    return { report: mergeReports(reports, group.map((g) => g.source)), missing: missingShards(reports) };
+  });
+  const severalEvals = merged.length > 1 || inputs.some((i) => i.inArray);
+  const out = severalEvals ? merged.map((m) => m.report) : merged[0].report;
+  const json = `${JSON.stringify(out, null, 2)}\n`;
+  if (values.output) {
+    try {
+      writeFileSync(values.output, json);
+    } catch (error) {
+      throw new ProctorError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  } else process.stdout.write(json);
+  for (const m of merged) process.stderr.write(summary(m.report, m.missing));
   if (!values.check) return 0;
-  const verdict = evaluateThresholds(merged);
-  if (verdict.status === "passed") return 0;
-  process.stderr.write(`${verdict.status === "skipped" ? "skipped" : "below thresholds"}:\n${verdict.shortfalls.map((s) => `  ✗ ${s}`).join("\n")}\n`);
-  return 1;
+  let failed = false;
+  for (const { report } of merged) {
+    const verdict = evaluateThresholds(report);
+    if (verdict.status === "passed") continue;
+    failed = true;
+    process.stderr.write(`${report.name ? `${report.name}: ` : ""}${verdict.status === "skipped" ? "skipped" : "below thresholds"}:\n${verdict.shortfalls.map((s) => `  ✗ ${s}`).join("\n")}\n`);
+  }
+  return failed ? 1 : 0;
 };
 export default merge;
