@@ -8,7 +8,6 @@ import { performance } from "node:perf_hooks";
 import pLimit, { type LimitFunction } from "p-limit";
 import { evalChecks, type Check } from "../checks/check.js";
 import { isProctorError, ProctorError } from "../errors/proctor-error.js";
-import { zFor } from "../stats/normal.js";
 import type { Trace } from "../trace/types.js";
 import { PROCTOR_VERSION } from "../version.js";
 import { createProgress, type ProgressOptions } from "./progress.js";
@@ -99,7 +98,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const ks = [...new Set(options.k ?? [])].sort((a, b) => a - b);
   ks.forEach((k) => positiveInt(k, "every k", "pass@k needs k ≥ 1"));
   const confidence = options.confidence ?? 0.95;
-  zFor(confidence);
+  if (!(typeof confidence === "number" && confidence > 0 && confidence < 1)) fail(`confidence must be within (0, 1), e.g. 0.95; got ${JSON.stringify(confidence)}`);
   const maxExamples = options.failureExamples ?? 5;
   if (!Number.isInteger(maxExamples) || maxExamples < 0) fail(`failureExamples must be a non-negative integer; got ${JSON.stringify(maxExamples)}`);
   validateBudget(options.budget);

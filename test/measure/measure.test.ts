@@ -211,6 +211,8 @@ describe("measure: bad options say what to do", () => {
     [{ run, checks: [tool("Bash")], trials: 3, budget: { maxUsd: -1 } }, "budget.maxUsd must be a positive number; got -1"],
     [{ run, checks: [tool("Bash")], trials: 3, shard: "5/4" }, 'shard "5/4": the index must be within 1..4'],
     [{ run, checks: [tool("Bash")], trials: 3, thresholds: { per: { tol: 0.5 } } }, 'measure: thresholds.per["tol"] matches no check label or kind'],
+    [{ run, checks: [tool("Bash")], trials: 3, confidence: 95 }, "measure: confidence must be within (0, 1), e.g. 0.95; got 95"],
+    [{ run, checks: [tool("Bash")], trials: 3, k: [0] }, "measure: every k must be a positive integer (pass@k needs k ≥ 1); got 0"],
   ])("%#: %s", async (options, message) => {
     await expect(measure(options as never)).rejects.toThrow(message);
   });
