@@ -5,14 +5,11 @@ import type { HarnessSpec } from "../../../harness/claude/spec.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec } from "../../eval/define.js";
 import { loadEvalFiles } from "../../eval/load.js";
-import { runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
+import { chooseTier, runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
 import type { TrialContext } from "../../measure/measure.js";
 import type { Trace } from "../../trace/types.js";
-import { createBaseline, type Baseline } from "../../../reporters/baseline/format.js";
-import { readBaseline, stringifySorted, writeBaseline } from "../../../reporters/baseline/file.js";
-import { diffBaseline, renderBaselineDiff, type BaselineDiff } from "../../../reporters/baseline/diff.js";
-import { diffSuites, reportSuites } from "../../../reporters/junit/from-reports.js";
-import { buildJunitXml, writeJunit } from "../../../reporters/junit/xml.js";
+import type { Baseline } from "../../../reporters/baseline/format.js";
+import type { BaselineDiff } from "../../../reporters/baseline/diff.js";
 import { renderRunSummary } from "../../../reporters/summary/run-summary.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
@@ -30,8 +27,13 @@ function positive(text: string | undefined, flag: string, integer: boolean): num
   return n;
 }
 
+// Writers and the harness are imported only when a run needs them: a run over recorded
+// transcripts starts in a fraction of the time.
+const baselineModules = async () => ({ ...(await import("../../../reporters/baseline/format.js")), ...(await import("../../../reporters/baseline/file.js")), ...(await import("../../../reporters/baseline/diff.js")) });
+
 /** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
-async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal): Promise<EvalTiers> {
+async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>): Promise<EvalTiers> {
+  if (!needed.has("mock") && !needed.has("real")) return {};
   const harness = (await import("../../../harness/index.js")) as typeof import("../../../harness/index.js") & Record<string, unknown>;
   const { validateSpec } = await import("../../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
@@ -61,7 +63,8 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
   };
 }
 
-function writeJson(file: string, value: unknown): void {
+async function writeJson(file: string, value: unknown): Promise<void> {
+  const { stringifySorted } = await import("../../../reporters/baseline/file.js");
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, stringifySorted(value));
@@ -108,7 +111,7 @@ const run: Command = async (argv) => {
   let baseline: Baseline | undefined;
   if (baselineFile && !values["update-baseline"]) {
     if (!existsSync(baselineFile)) throw new ProctorError("INVALID_INPUT", `baseline ${baselineFile} does not exist`, { detail: "  record one first: proctor run … --baseline FILE --update-baseline" });
-    baseline = readBaseline(baselineFile);
+    baseline = (await baselineModules()).readBaseline(baselineFile);
   }
 
   let paths = positionals;
@@ -132,7 +135,8 @@ const run: Command = async (argv) => {
   process.once("SIGTERM", stop);
   let outcomes;
   try {
-    const tiers = await loadTiers(fileOf, controller.signal);
+    const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "real" | "run" => typeof t === "string"));
+    const tiers = await loadTiers(fileOf, controller.signal, needed);
     outcomes = await runEvals(definitions, {
       tiers,
       tier,
@@ -156,15 +160,21 @@ const run: Command = async (argv) => {
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
   let diff: BaselineDiff | undefined;
   if (baselineFile && values["update-baseline"]) {
+    const { createBaseline, readBaseline, writeBaseline } = await baselineModules();
     const previous = existsSync(baselineFile) ? readBaseline(baselineFile) : undefined;
     writeBaseline(baselineFile, createBaseline(reports, previous));
     process.stdout.write(`baseline ${baselineFile} updated: ${reports.map((r) => r.name).join(", ")}\n`);
   } else if (baseline) {
+    const { diffBaseline, renderBaselineDiff } = await baselineModules();
     diff = diffBaseline(baseline, reports, alpha === undefined ? {} : { alpha });
     process.stdout.write(`\nagainst baseline ${baselineFile}:\n${renderBaselineDiff(diff)}`);
   }
-  if (values.json) writeJson(values.json, reports);
-  if (values.junit) writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
+  if (values.json) await writeJson(values.json, reports);
+  if (values.junit) {
+    const { diffSuites, reportSuites } = await import("../../../reporters/junit/from-reports.js");
+    const { buildJunitXml, writeJunit } = await import("../../../reporters/junit/xml.js");
+    writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
+  }
 
   const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || (o.status === "not-run" && o.tier !== undefined));
   return failed || diff?.regressed ? 1 : 0;

@@ -1,0 +1,118 @@
+// The side-by-side: the same work — 200 recorded transcripts, 2 checks each — done three ways,
+// each timed as a whole process (start-up included), best of a few runs:
+//   1. proctor:  `proctor run` on an eval whose trials read the transcripts (measure + the checks)
+//   2. promptfoo + proctor's bridge: 200 cases (echo provider returns the transcript), 2 javascript
+//      assertions through proctor/promptfoo/assert.mjs
+//   3. promptfoo alone: the echo provider with 2 native assertions (contains / not-contains)
+// All three must agree case by case; the figures are printed, never asserted.
+// Run: npm run build && node bench/reporters.mjs   (BENCH_REPS=N for more repetitions; default 3)
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const N = 200;
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const dir = mkdtempSync(join(tmpdir(), "proctor-bench-reporters-"));
+const env = { ...process.env, NO_COLOR: "1", PROMPTFOO_DISABLE_TELEMETRY: "1", PROMPTFOO_DISABLE_UPDATE: "1", PROMPTFOO_CONFIG_DIR: join(dir, "promptfoo-home") };
+
+// 200 recorded transcripts: the recorded fixtures, cycled, each with its own session id.
+const fixtures = join(root, "test/fixtures/transcripts");
+const sources = readdirSync(fixtures).filter((f) => f.endsWith(".jsonl")).sort().map((f) => readFileSync(join(fixtures, f), "utf8"));
+mkdirSync(join(dir, "t"));
+const files = [];
+for (let i = 0; i < N; i++) {
+  const file = join(dir, "t", `run-${String(i).padStart(3, "0")}.jsonl`);
+  writeFileSync(file, sources[i % sources.length].replace(/"session_id":"[^"]*"/g, `"session_id":"bench-${i}"`));
+  files.push(file);
+}
+
+// 1. proctor: one eval, 200 trials, each reading one transcript.
+const evalFile = join(dir, "transcripts.eval.mjs");
+writeFileSync(
+  evalFile,
+  `import { defineEval, notTool, readTranscript, tool } from ${JSON.stringify(join(root, "dist/src/index.js"))};
+const files = ${JSON.stringify(files)};
+export default defineEval({ name: "recorded", run: (i) => readTranscript(files[i]), checks: [notTool("Write"), tool("Bash")], trials: files.length, thresholds: { min: 0 } });
+`,
+);
+const proctorJson = join(dir, "proctor.json");
+
+// 2 and 3: promptfoo configs (JSON is valid YAML).
+const assertModule = `file://${join(root, "promptfoo/assert.mjs")}`;
+const bridged = (file) => [
+  { type: "javascript", value: assertModule, config: { checks: [{ kind: "notTool", name: "Write" }] } },
+  { type: "javascript", value: assertModule, config: { checks: [{ kind: "tool", name: "Bash" }] } },
+];
+const native = () => [
+  { type: "not-contains", value: '"name":"Write"' },
+  { type: "contains", value: '"name":"Bash"' },
+];
+const config = (asserts) => ({ prompts: ["{{transcript}}"], providers: ["echo"], tests: files.map((f, i) => ({ description: `run ${i}`, vars: { transcript: `file://${f}` }, assert: asserts(f) })) });
+writeFileSync(join(dir, "bridge.yaml"), JSON.stringify(config(bridged)));
+writeFileSync(join(dir, "native.yaml"), JSON.stringify(config(native)));
+
+function run(label, command, args) {
+  const times = [];
+  let last;
+  for (let r = 0; r < REPS; r++) {
+    const t0 = performance.now();
+    last = spawnSync(command, args, { cwd: dir, env, encoding: "utf8", maxBuffer: 1 << 28 });
+    times.push(performance.now() - t0);
+    if (![0, 1, 100].includes(last.status) || last.error) {
+      console.log(`${label}: exited ${last.status}\n${last.stderr.slice(-2000)}`);
+      process.exit(1);
+    }
+  }
+  return { label, ms: Math.min(...times), all: times };
+}
+
+const PROMPTFOO = join(root, "node_modules/.bin/promptfoo");
+const promptfoo = (cfg, out) => ["eval", "-c", join(dir, cfg), "--no-cache", "--no-write", "--no-table", "--no-progress-bar", "-o", join(dir, out)];
+const promptfooStartup = () => {
+  writeFileSync(join(dir, "one.yaml"), JSON.stringify({ ...config(native), tests: config(native).tests.slice(0, 1) }));
+  return run("promptfoo start-up: echo, 1 case", PROMPTFOO, promptfoo("one.yaml", "one.json"));
+};
+const results = [
+  run("proctor run (measure, 200 trials × 2 checks)", process.execPath, [join(root, "dist/src/cli/main.js"), "run", evalFile, "--quiet", "--json", proctorJson]),
+  run("promptfoo + proctor bridge (200 cases × 2 js assertions)", PROMPTFOO, promptfoo("bridge.yaml", "bridge.json")),
+  run("promptfoo echo + native assertions (200 cases × 2)", PROMPTFOO, promptfoo("native.yaml", "native.json")),
+];
+const startup = [
+  run("proctor start-up: proctor run, 1 trial", process.execPath, [join(root, "dist/src/cli/main.js"), "run", evalFile, "--quiet", "--trials", "1"]),
+  promptfooStartup(),
+];
+
+// Agreement: every case's verdict must be the same three ways (else the comparison is meaningless).
+const [report] = JSON.parse(readFileSync(proctorJson, "utf8"));
+const proctorPass = Array.from({ length: N }, (_, i) => report.checks.every((c) => c.outcomes[i] === "1"));
+const promptfooPass = (out) => {
+  const rows = JSON.parse(readFileSync(join(dir, out), "utf8")).results.results;
+  const byIndex = new Array(N);
+  for (const r of rows) byIndex[Number(r.testCase.description.split(" ")[1])] = r.success;
+  return byIndex;
+};
+const agreeBridge = promptfooPass("bridge.json").every((p, i) => p === proctorPass[i]);
+const agreeNative = promptfooPass("native.json").every((p, i) => p === proctorPass[i]);
+
+const base = results[0].ms;
+console.log(`${N} recorded transcripts (${sources.length} distinct recordings), 2 checks each; whole-process wall time, best of ${REPS}:`);
+for (const r of [...results, ...startup]) {
+  console.log(`  ${r.label.padEnd(58)} ${(r.ms / 1000).toFixed(2).padStart(7)} s   (runs: ${r.all.map((t) => (t / 1000).toFixed(2)).join(", ")})`);
+}
+console.log(`  ratio promptfoo+bridge / proctor: ${(results[1].ms / base).toFixed(1)}×`);
+console.log(`  ratio promptfoo native / proctor: ${(results[2].ms / base).toFixed(1)}×`);
+// For scale: the same work inside one process (read 200 transcripts, measure 2 checks), no start-up.
+const p = await import(join(root, "dist/src/index.js"));
+let inProcess = Infinity;
+for (let r = 0; r < REPS; r++) {
+  const t0 = performance.now();
+  await p.measure({ run: (i) => p.readTranscript(files[i]), checks: [p.notTool("Write"), p.tool("Bash")], trials: N, progress: false });
+  inProcess = Math.min(inProcess, performance.now() - t0);
+}
+console.log(`  in-process, no start-up: readTranscript + measure over ${N} transcripts: ${inProcess.toFixed(1)} ms (${((inProcess * 1000) / N).toFixed(0)} µs a trace)`);
+console.log(`  verdicts agree case by case: bridge ${agreeBridge ? "yes" : "NO"}, native ${agreeNative ? "yes" : "NO"} (${proctorPass.filter(Boolean).length}/${N} cases pass both checks)`);
+rmSync(dir, { recursive: true, force: true });
