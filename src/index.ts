@@ -86,3 +86,70 @@ export { loadEvalFile, loadEvalFiles, evalsOfModule } from "./eval/load.js";
 export type { LoadedEvalFile } from "./eval/load.js";
 export { runEvals, chooseTier } from "./eval/run-evals.js";
 export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, Tier } from "./eval/run-evals.js";
+
+export type { BashEffect, BashVerdict } from "./effects/bash/classify.js";
+export { classifyBash, isReadOnlyBash, explainBash } from "./effects/bash/classify.js";
+export type { HarnessDialect } from "./effects/dialect.js";
+export { claudeCodeDialect, codexDialect, shellCommandOf } from "./effects/dialect.js";
+export type { ToolEffect, PurityLevel, EffectSurface, PureViolation } from "./effects/effects.js";
+export { classifyToolEffect, effectSurface, purityViolations, pureContractViolations, PURITY_LEVELS } from "./effects/effects.js";
+export type { PurityGateDecision } from "./effects/purity-gate.js";
+export { decidePurityGate } from "./effects/purity-gate.js";
+export type { TrifectaLegs } from "./effects/trifecta.js";
+export { classifyTrifectaLegs, holdsLethalTrifecta } from "./effects/trifecta.js";
+export { simpleCommands, commandMatchesPattern } from "./effects/bash/simple-commands.js";
+export type {
+  TrifectaLeg,
+  PolicySideEffectClass,
+  ToolCallFacts,
+  PermissionEffect,
+  ToolRuleEffect,
+  ToolArgumentRule,
+  ToolArgumentPolicy,
+  ToolPolicyDecision,
+  PermissionDecision,
+  NameDenialDecision,
+} from "./policy/tool-argument-policy.js";
+export { evaluatePermissionDecision, evaluateToolArgumentPolicy, isToolDeniedByName } from "./policy/tool-argument-policy.js";
+export type { RuleOfTwoProfile, RuleOfTwoCompilation } from "./policy/rule-of-two.js";
+export { buildRuleOfTwoPolicy } from "./policy/rule-of-two.js";
+export type { ToolFactOverride } from "./policy/tool-facts.js";
+export { toolCallFacts } from "./policy/tool-facts.js";
+export type { PolicyFile } from "./policy/policy-file.js";
+export { parsePolicy, parsePolicyText, readPolicyFile } from "./policy/policy-file.js";
+export type { ApprovalRung, BuiltInToolAccess, DescribableTool, GateQuery } from "./policy/rungs.js";
+export {
+  APPROVAL_RUNGS,
+  RUNG_TOOL_DESCRIPTION_SUFFIXES,
+  BUILT_IN_TOOL_ACCESS,
+  getRungToolDescriptionSuffix,
+  isAccessClassGrantedAtRung,
+  isGrantedAtRung,
+  isToolGatedAtRung,
+  resolveGatedToolNames,
+  stripRungToolDescriptionSuffix,
+  applyRungAwareToolDescriptions,
+} from "./policy/rungs.js";
+export type {
+  ToolResultStatus,
+  ProposeTransitionEffect,
+  RequireInstructionEffect,
+  ProposedEffect,
+  InstructionDeliveryLease,
+  ToolResultEnvelope,
+  ReadToolResultEnvelope,
+  InstructionLease,
+  PendingToolTransition,
+} from "./policy/envelope.js";
+export {
+  TOOL_RESULT_STATUSES,
+  readToolResultEnvelope,
+  explainStatusOnlyNearMiss,
+  tenantOf,
+  activeLeaseIds,
+  pruneLeases,
+} from "./policy/envelope.js";
+export { toolStatus, purity, lethalTrifecta } from "./checks/safety.js";
+export { skillContract, readSkillDeclaration } from "./contracts/skill-contract.js";
+export type { SkillDeclaration } from "./contracts/skill-contract.js";
+export { skillTools, skillPurity } from "./contracts/skill-scope.js";

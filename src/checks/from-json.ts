@@ -18,6 +18,8 @@ import { judged } from "./judged.js";
 import { trajectory, type TrajectoryOptions } from "./trajectory.js";
 import { allowed, blocked } from "./hook-result.js";
 import { advertised } from "./advertised.js";
+import { lethalTrifecta, purity, toolStatus } from "./safety.js";
+import { skillContractProblem, skillPurity, skillTools } from "../contracts/skill-scope.js";
 
 /** Reads one check's fields, tracking which were used so unknown ones are refused. */
 export class FieldReader {
@@ -141,6 +143,12 @@ const BUILDERS = new Map<string, Builder>([
   ["blocked", () => blocked()],
   ["allowed", () => allowed()],
   ["advertised", (r) => advertised(r.string("name"))],
+  ["toolStatus", (r) => toolStatus(r.string("name"), r.string("status") as never)],
+  ["purity", (r) => purity(r.string("level") as never)],
+  ["lethalTrifecta", (r) => lethalTrifecta(r.optional("tools", r.strings))],
+  ["skillTools", (r) => skillTools(r.string("skill"), r.strings("allowed"))],
+  ["skillPurity", (r) => skillPurity(r.string("skill"), r.string("level") as never)],
+  ["skillContract", (r) => skillContractProblem(r.string("skill"), r.string("problem"))],
 ]);
 
 /** Teach `checkFromJSON` a new kind (e.g. a plugin's own checks). */

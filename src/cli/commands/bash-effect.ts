@@ -1,0 +1,40 @@
+import { setFlagsFromString } from "node:v8";
+import { ProctorError } from "../../errors/proctor-error.js";
+import { parseCommandArgs } from "../args.js";
+import type { Command } from "../command.js";
+
+const USAGE = "proctor bash-effect COMMAND… [--explain] | proctor bash-effect --stdin [--explain]";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Print a shell command's effect: `read-only`, `side-effecting` or `undecidable` (with
+ * `--explain`, a tab and the reason). With `--stdin`, one command per line, printed as
+ * `verdict<TAB>command`. Exit 0 whatever the verdict; 2 on bad usage.
+ */
+const bashEffect: Command = async (argv) => {
+  const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" } }, USAGE);
+  // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
+  // optimised code that will never run.
+  setFlagsFromString("--liftoff-only");
+  const { explainBash } = await import("../../effects/bash/classify.js");
+  if (values.stdin) {
+    if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
+    const lines = (await readStdin()).split(/\r?\n/).filter((l) => l.trim() !== "");
+    const out = lines.map((line) => {
+      const v = explainBash(line);
+      return `${v.effect}\t${line}${values.explain ? `\t${v.reason}` : ""}`;
+    });
+    process.stdout.write(out.length ? `${out.join("\n")}\n` : "");
+    return 0;
+  }
+  if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected a command to classify\nusage: ${USAGE}`);
+  const v = explainBash(positionals.join(" "));
+  process.stdout.write(values.explain ? `${v.effect}\t${v.reason}\n` : `${v.effect}\n`);
+  return 0;
+};
+export default bashEffect;

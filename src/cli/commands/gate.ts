@@ -1,0 +1,122 @@
+/**
+ * `proctor gate`: a Claude Code PreToolUse hook. It reads the hook's JSON on stdin and answers with
+ * `hookSpecificOutput.permissionDecision` (deny / ask / allow) and a reason, or says nothing when
+ * nothing objects. It fails closed: bad options, a bad policy file or malformed stdin exit 2 with
+ * the reason on stderr — Claude Code blocks the call on exit 2, while any other non-zero exit
+ * would let it through. It runs before every tool call, so it loads the shell parser only for a
+ * shell command that needs it, and YAML only for a YAML policy.
+ */
+import { setFlagsFromString } from "node:v8";
+import { ProctorError } from "../../errors/proctor-error.js";
+import { isPlainObject } from "../../match/arg-match.js";
+import { claudeCodeDialect, codexDialect } from "../../effects/dialect.js";
+import { PURITY_LEVELS, type PurityLevel } from "../../effects/effects.js";
+import { decideGate, gateNeedsShell, type GateOptions } from "../../policy/gate.js";
+import { readPolicyFile } from "../../policy/policy-file.js";
+import type { RuleOfTwoProfile } from "../../policy/rule-of-two.js";
+import { APPROVAL_RUNGS, type ApprovalRung } from "../../policy/rungs.js";
+import { parseCommandArgs } from "../args.js";
+import type { Command } from "../command.js";
+
+const USAGE =
+  "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve]  (PreToolUse JSON on stdin)";
+
+const LEGS: Record<string, keyof RuleOfTwoProfile> = {
+  untrusted: "untrustedInput",
+  "untrusted-input": "untrustedInput",
+  sensitive: "sensitiveData",
+  "sensitive-data": "sensitiveData",
+  external: "externalSideEffects",
+  "external-side-effects": "externalSideEffects",
+};
+
+function bad(message: string): never {
+  throw new ProctorError("INVALID_INPUT", `${message}\nusage: ${USAGE}`);
+}
+
+/** `untrusted,sensitive` → the profile holding those legs; `none` or "" holds none. */
+export function parseRuleOfTwo(text: string): RuleOfTwoProfile {
+  const profile = { untrustedInput: false, sensitiveData: false, externalSideEffects: false };
+  for (const leg of text.split(",").map((l) => l.trim()).filter((l) => l !== "" && l !== "none")) {
+    const key = LEGS[leg];
+    if (!key) bad(`--rule-of-two: unknown leg ${JSON.stringify(leg)}; the legs are untrusted, sensitive, external (the ones the session may hold)`);
+    profile[key] = true;
+  }
+  if (profile.untrustedInput && profile.sensitiveData && profile.externalSideEffects) {
+    bad("--rule-of-two: holding all three legs (untrusted, sensitive, external) is the lethal trifecta the Rule of Two forbids; drop one");
+  }
+  return profile;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) bad("proctor gate reads Claude Code's PreToolUse hook JSON on stdin; install it as a hook, or pipe a payload in");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown> } | { event: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ProctorError("INVALID_INPUT", `stdin is not JSON (${(error as Error).message}); proctor gate expects Claude Code's PreToolUse hook input`);
+  }
+  if (!isPlainObject(json)) throw new ProctorError("INVALID_INPUT", "stdin must be a JSON object (Claude Code's PreToolUse hook input)");
+  const event = json.hook_event_name;
+  if (event !== undefined && event !== "PreToolUse") return { event: String(event) };
+  if (typeof json.tool_name !== "string" || json.tool_name === "") {
+    throw new ProctorError("INVALID_INPUT", `the hook input has no tool_name (got ${JSON.stringify(json.tool_name)}); proctor gate is a PreToolUse hook`);
+  }
+  if (json.tool_input !== undefined && !isPlainObject(json.tool_input)) {
+    throw new ProctorError("INVALID_INPUT", `tool_input must be an object; got ${JSON.stringify(json.tool_input)}`);
+  }
+  return { event: event as string | undefined, toolName: json.tool_name, toolInput: (json.tool_input ?? {}) as Record<string, unknown> };
+}
+
+const gate: Command = async (argv) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      purity: { type: "string" },
+      policy: { type: "string" },
+      "rule-of-two": { type: "string" },
+      rung: { type: "string" },
+      dialect: { type: "string" },
+      approve: { type: "boolean" },
+    },
+    USAGE,
+  );
+  if (positionals.length > 0) bad(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  if (values.purity !== undefined && !PURITY_LEVELS.includes(values.purity as PurityLevel)) bad(`--purity must be one of ${PURITY_LEVELS.join(", ")}; got ${JSON.stringify(values.purity)}`);
+  if (values.rung !== undefined && !APPROVAL_RUNGS.includes(values.rung as ApprovalRung)) bad(`--rung must be one of ${APPROVAL_RUNGS.join(", ")}; got ${JSON.stringify(values.rung)}`);
+  if (values.dialect !== undefined && values.dialect !== "claude-code" && values.dialect !== "codex") bad(`--dialect must be claude-code or codex; got ${JSON.stringify(values.dialect)}`);
+  const policy = values.policy !== undefined ? await readPolicyFile(values.policy) : undefined;
+  const options: GateOptions = {
+    dialect: values.dialect === "codex" ? codexDialect : (policy?.dialect ?? claudeCodeDialect),
+    ...(values.purity ? { purity: values.purity as PurityLevel } : {}),
+    ...(policy ? { policy } : {}),
+    ...(values["rule-of-two"] !== undefined ? { ruleOfTwo: parseRuleOfTwo(values["rule-of-two"]) } : {}),
+    ...(values.rung ? { rung: values.rung as ApprovalRung } : {}),
+  };
+  if (!options.purity && !options.policy && !options.ruleOfTwo && !options.rung && !values.approve) {
+    bad("proctor gate needs at least one of --purity, --policy, --rule-of-two, --rung");
+  }
+
+  const payload = readPayload(await readStdin());
+  if (!("toolName" in payload)) {
+    process.stderr.write(`proctor gate: ignoring a ${payload.event} event; install it as a PreToolUse hook\n`);
+    return 0;
+  }
+  // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
+  // optimised code that will never run.
+  if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only");
+  const judge = gateNeedsShell(payload.toolName, options) ? (await import("../../effects/bash/classify.js")).explainBash : undefined;
+  const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
+  const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
+  if (decision === undefined) return 0;
+  const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
+  process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
+  return 0;
+};
+export default gate;

@@ -1,0 +1,144 @@
+/**
+ * The command catalog: which simple commands only observe, and under which arguments.
+ *
+ * An allow-list on purpose — a command that is missing here is `side-effecting`, never silently
+ * read-only. Commands that run other commands are `undecidable`.
+ */
+import { classifyGit } from "./git.js";
+import { scanOptions, type OptionSpec } from "./options.js";
+import { classifyAwk, classifySed } from "./scripts.js";
+import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
+
+/** Read-only whatever their arguments: no option makes them write a file or run a program. */
+const ALWAYS_READ_ONLY = new Set([
+  // files and text
+  "cat", "tac", "nl", "head", "tail", "wc", "ls", "dir", "vdir", "stat", "readlink", "realpath", "basename", "dirname",
+  "cut", "tr", "paste", "join", "comm", "fold", "fmt", "expand", "unexpand", "rev", "column", "od", "hexdump",
+  "strings", "cksum", "sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
+  "base32", "base64", "diff", "cmp", "grep", "egrep", "fgrep", "jq", "du", "df", "seq",
+  // the system and the session
+  "pwd", "echo", "true", "false", ":", "test", "[", "whoami", "id", "groups", "uname", "arch", "nproc", "printenv",
+  "uptime", "free", "tty", "locale", "ps", "pgrep", "pidof", "which", "whereis", "type", "sleep",
+  // navigation and shell options change only this shell
+  "cd", "pushd", "popd", "dirs", "set", "shopt",
+]);
+
+/** Commands whose whole job is to run another command (or code) — what runs is not in their name. */
+const RUNNERS = new Set([
+  "eval", "exec", "source", ".", "sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "busybox", "xargs",
+  "sudo", "doas", "su", "runuser", "nohup", "timeout", "time", "watch", "nice", "ionice", "stdbuf", "strace",
+  "ltrace", "chroot", "setsid", "flock", "unbuffer", "parallel", "script", "builtin", "trap", "alias", "coproc",
+  "node", "nodejs", "python", "python2", "python3", "perl", "ruby", "php", "deno", "bun", "lua", "npx", "bunx",
+  "pnpx", "osascript", "expect", "let", "read", "mapfile", "readarray", "getopts", "export", "declare", "typeset",
+  "local", "readonly", "unset",
+]);
+
+function scan(command: string, args: readonly Arg[], spec: OptionSpec): BashVerdict {
+  return scanOptions(command, args, spec).verdict ?? readOnly(`${command} reads`);
+}
+
+/** Read-only unless an operand beyond `max` names a file it would write. */
+function operandsAtMost(command: string, args: readonly Arg[], spec: OptionSpec, max: number, what: string): BashVerdict {
+  const s = scanOptions(command, args, spec);
+  if (s.verdict) return s.verdict;
+  if (s.operands.length > max) return sideEffecting(`\`${command} … ${s.operands[max].text}\` ${what}`);
+  return readOnly(`${command} reads`);
+}
+
+const FIND_WRITES = new Set(["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+const FIND_RUNS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/** Rules for commands whose arguments decide their effect. */
+const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdict> = {
+  git: classifyGit,
+  sed: classifySed,
+  awk: (args, c) => classifyAwk(c, args),
+  gawk: (args, c) => classifyAwk(c, args),
+  mawk: (args, c) => classifyAwk(c, args),
+  nawk: (args, c) => classifyAwk(c, args),
+  find(args) {
+    for (const arg of args) {
+      if (arg.value === undefined) return undecidable(`\`find\` gets the argument ${arg.text}, computed at run time, where it could be an action`);
+      if (FIND_RUNS.has(arg.value)) return undecidable(`\`find ${arg.value}\` runs another command`);
+      if (FIND_WRITES.has(arg.value)) return sideEffecting(`\`find ${arg.value}\` ${arg.value === "-delete" ? "deletes files" : "writes a file"}`);
+    }
+    return readOnly("find lists files");
+  },
+  fd: (args) => scan("fd", args, fdSpec),
+  fdfind: (args) => scan("fdfind", args, fdSpec),
+  rg: (args) =>
+    scan("rg", args, {
+      long: { pre: "runs", "hostname-bin": "runs" },
+      shortValued: "efgtTABCmMjEdr",
+      longValued: ["regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "max-count", "max-columns", "threads", "sort", "sortr", "color", "colors", "encoding", "max-depth", "max-filesize", "replace", "path-separator", "context-separator", "ignore-file", "engine", "pre-glob", "after-context", "before-context", "context"],
+      prefixes: false,
+    }),
+  sort: (args) =>
+    scan("sort", args, {
+      short: { o: "writes" },
+      long: { output: "writes", "compress-program": "runs" },
+      shortValued: "ktST",
+      longValued: ["key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "batch-size", "random-source", "sort"],
+    }),
+  uniq: (args) => operandsAtMost("uniq", args, { shortValued: "fsw", longValued: ["skip-fields", "skip-chars", "check-chars"] }, 1, "is the file uniq writes its output to"),
+  xxd: (args) => operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to"),
+  tree: (args) => scan("tree", args, { short: { o: "writes", R: "writes" }, shortValued: "LPIHT", longValued: ["charset", "filelimit", "timefmt", "sort", "fromfile"], prefixes: false }),
+  file: (args) => scan("file", args, { short: { C: "writes" }, long: { compile: "writes" }, shortValued: "emfFP", longValued: ["magic-file", "files-from", "separator", "exclude", "exclude-quiet", "parameter"] }),
+  date(args) {
+    const s = scanOptions("date", args, { short: { s: "writes" }, long: { set: "writes" }, shortValued: "dfr", shortAttached: "I", longValued: ["date", "file", "reference"] });
+    if (s.verdict) return s.verdict;
+    const setting = s.operands.find((o) => !o.value?.startsWith("+"));
+    if (setting) return setting.value === undefined ? undecidable(`\`date ${setting.text}\` could set the clock`) : sideEffecting(`\`date ${setting.text}\` sets the system clock`);
+    return readOnly("date prints the date");
+  },
+  hostname: (args) => operandsAtMost("hostname", args, { short: { F: "writes", b: "writes" }, long: { file: "writes", boot: "writes" } }, 0, "sets the host name"),
+  tee: (args) => operandsAtMost("tee", args, {}, 0, "is a file tee writes to"),
+  yq: (args) => scan("yq", args, { short: { i: "writes" }, long: { inplace: "writes", "in-place": "writes" }, prefixes: false }),
+  printf(args) {
+    const first = args[0];
+    if (first?.value === undefined && first) return undecidable(`\`printf ${first.text}\`: the first argument could be -v, which assigns a variable`);
+    if (first?.value === "-v") return undecidable("`printf -v` assigns a shell variable");
+    return readOnly("printf prints");
+  },
+  command(args) {
+    const flags = args.filter((a) => a.value?.startsWith("-"));
+    const lookup = flags.length > 0 && flags.every((a) => /^-[vVp]+$/.test(a.value!)) && flags.some((a) => /[vV]/.test(a.value!));
+    if (lookup && args.every((a) => a.value !== undefined)) return readOnly("command -v looks a name up");
+    return undecidable("`command` runs another command");
+  },
+  env(args) {
+    if (args.length === 0) return readOnly("env prints the environment");
+    return undecidable("`env` runs a command in a changed environment");
+  },
+};
+
+const fdSpec: OptionSpec = {
+  short: { x: "runs", X: "runs" },
+  long: { exec: "runs", "exec-batch": "runs" },
+  shortValued: "etdESjco",
+  longValued: ["extension", "type", "max-depth", "min-depth", "exact-depth", "exclude", "size", "changed-within", "changed-before", "threads", "max-results", "color", "owner", "base-directory", "search-path", "path-separator", "ignore-file", "format", "batch-size", "max-buffer-time"],
+  prefixes: false,
+};
+
+/** Standard places a command may be named by absolute path (`/usr/bin/git` is `git`). */
+const SYSTEM_PATH = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
+
+/** Classify one simple command by its name and arguments. */
+export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict {
+  let command = name;
+  if (name.includes("/")) {
+    const m = SYSTEM_PATH.exec(name);
+    if (!m) return sideEffecting(`\`${name}\` runs a program by path; proctor cannot know what it does`);
+    command = m[1];
+  }
+  if (ALWAYS_READ_ONLY.has(command)) return readOnly(`${command} only reads`);
+  const rule = RULES[command];
+  if (rule) return rule(args, command);
+  if (RUNNERS.has(command)) return undecidable(`\`${command}\` runs other commands or code, which proctor cannot see`);
+  return sideEffecting(`\`${command}\` is not a command proctor knows to be read-only`);
+}
+
+/** The commands the catalog knows to be read-only (for docs and tests). */
+export function readOnlyCommandNames(): string[] {
+  return [...ALWAYS_READ_ONLY, ...Object.keys(RULES)].sort();
+}

@@ -1,0 +1,175 @@
+/**
+ * `git`: read-only only for inspection subcommands, used without the options that write
+ * (`--output`), run other programs (`-c`, `--ext-diff`, `grep -O`) or turn a listing into a
+ * change (`branch -D`, `tag -d`, `config k v`).
+ */
+import { scanOptions, type OptionSpec } from "./options.js";
+import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
+
+/** Options of the log/diff family that take a separate value. */
+const LOG_VALUED = ["max-count", "skip", "author", "committer", "grep", "since", "after", "until", "before"];
+
+/** The log/diff/show family: `--output` writes, `--ext-diff` runs the configured diff program. */
+const INSPECT: OptionSpec = {
+  long: { output: "writes", "ext-diff": "runs" },
+  shortValued: "nSG",
+  longValued: LOG_VALUED,
+};
+
+const PLAIN: OptionSpec = {};
+
+/** Subcommands that only read, with the options that would make them do more. */
+const INSPECTION: Record<string, OptionSpec> = {
+  status: PLAIN,
+  log: INSPECT,
+  show: INSPECT,
+  diff: INSPECT,
+  whatchanged: INSPECT,
+  shortlog: INSPECT,
+  "diff-tree": INSPECT,
+  "diff-index": INSPECT,
+  "diff-files": INSPECT,
+  "range-diff": INSPECT,
+  "show-branch": PLAIN,
+  "rev-list": INSPECT,
+  "rev-parse": PLAIN,
+  blame: { shortValued: "L", long: { output: "writes" } },
+  annotate: PLAIN,
+  grep: { short: { O: "runs" }, long: { "open-files-in-pager": "runs", "ext-grep": "runs" }, shortValued: "efABCm", longValued: ["max-depth", "threads", "max-count"] },
+  "ls-files": PLAIN,
+  "ls-tree": PLAIN,
+  "cat-file": PLAIN,
+  describe: PLAIN,
+  "name-rev": PLAIN,
+  "merge-base": PLAIN,
+  "show-ref": PLAIN,
+  "for-each-ref": PLAIN,
+  "count-objects": PLAIN,
+  var: PLAIN,
+  "check-ignore": PLAIN,
+  "check-attr": PLAIN,
+  "check-mailmap": PLAIN,
+  "check-ref-format": PLAIN,
+  cherry: PLAIN,
+  version: PLAIN,
+};
+
+/** Global options (before the subcommand) that take a value. */
+const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace"]);
+const GLOBAL_FLAGS = new Set([
+  "--no-pager", "-P", "-p", "--paginate", "--bare", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs",
+  "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--version", "-v", "--exec-path",
+  "--html-path", "--man-path", "--info-path",
+]);
+
+function scanned(command: string, args: readonly Arg[], spec: OptionSpec, what: string): BashVerdict {
+  return scanOptions(command, args, spec).verdict ?? readOnly(what);
+}
+
+const FILTERS = ["contains", "no-contains", "merged", "no-merged", "points-at"];
+
+/** `git branch`: listing only — any other option or a bare name creates, moves or deletes. */
+function branch(args: readonly Arg[]): BashVerdict {
+  const scan = scanOptions("git branch", args, {
+    only: { short: "arvqli", long: ["all", "remotes", "verbose", "quiet", "list", "show-current", "color", "no-color", "column", "no-column", "ignore-case", "omit-empty", "abbrev", "no-abbrev", "sort", "format", ...FILTERS] },
+    longValued: ["sort", "format", ...FILTERS],
+  });
+  if (scan.verdict) return scan.verdict;
+  const listing = scan.seen.has("l") || scan.seen.has("list") || FILTERS.some((f) => scan.seen.has(f));
+  if (scan.operands.length > 0 && !listing) return sideEffecting(`\`git branch ${scan.operands[0].text}\` creates a branch`);
+  return readOnly("git branch lists branches");
+}
+
+/** `git tag`: listing (and verifying) only. */
+function tag(args: readonly Arg[]): BashVerdict {
+  const scan = scanOptions("git tag", args, {
+    only: { short: "lniv", long: ["list", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format", "color", "column", "no-column", "ignore-case", "omit-empty", "verify"] },
+    shortAttached: "n",
+    longValued: ["sort", "format", ...FILTERS],
+  });
+  if (scan.verdict) return scan.verdict;
+  const listing = ["l", "list", "n", "v", "verify", ...FILTERS].some((f) => scan.seen.has(f));
+  if (scan.operands.length > 0 && !listing) return sideEffecting(`\`git tag ${scan.operands[0].text}\` creates a tag`);
+  return readOnly("git tag lists tags");
+}
+
+/** `git config`: reading keys and listing only. */
+function config(args: readonly Arg[]): BashVerdict {
+  const reads = ["get", "get-all", "get-regexp", "get-urlmatch", "list", "get-color", "get-colorbool"];
+  const scan = scanOptions("git config", args, {
+    only: {
+      short: "lfz",
+      long: [...reads, "show-origin", "show-scope", "name-only", "null", "global", "system", "local", "worktree", "file", "blob", "type", "bool", "int", "bool-or-int", "path", "expiry-date", "default", "includes", "no-includes", "no-type"],
+    },
+    shortValued: "f",
+    longValued: ["file", "blob", "type", "default"],
+  });
+  if (scan.verdict) return scan.verdict;
+  const [first] = scan.operands;
+  if (first?.value === "get" || first?.value === "list") return readOnly(`git config ${first.value} reads configuration`);
+  if (first && first.value === undefined) return undecidable(`\`git config ${first.text}\`: the action is computed at run time`);
+  if (["set", "unset", "rename-section", "remove-section", "edit"].includes(first?.value ?? "")) return sideEffecting(`\`git config ${first!.value}\` changes configuration`);
+  const reading = reads.some((r) => scan.seen.has(r)) || scan.seen.has("l");
+  if (!reading && scan.operands.length > 1) return sideEffecting("`git config KEY VALUE` sets a configuration value");
+  return readOnly("git config reads configuration");
+}
+
+/** `git stash`, `git reflog`, `git worktree`, `git notes`, `git remote`: only their listing actions. */
+function withAction(sub: string, args: readonly Arg[], allowed: Record<string, OptionSpec>, bare: boolean): BashVerdict {
+  const first = args.findIndex((a) => a.value === undefined || !a.value.startsWith("-"));
+  const action = first === -1 ? undefined : args[first];
+  if (!action) return bare ? scanned(`git ${sub}`, args, allowed[""] ?? PLAIN, `git ${sub} lists`) : sideEffecting(`\`git ${sub}\` without an action changes state`);
+  if (action.value === undefined) return undecidable(`\`git ${sub} ${action.text}\`: the action is computed at run time`);
+  const spec = allowed[action.value];
+  if (!spec) return sideEffecting(`\`git ${sub} ${action.value}\` changes state`);
+  return scanned(`git ${sub} ${action.value}`, [...args.slice(0, first), ...args.slice(first + 1)], spec, `git ${sub} ${action.value} reads`);
+}
+
+function remote(args: readonly Arg[]): BashVerdict {
+  return withAction("remote", args, { "": { only: { short: "v", long: ["verbose"] } }, "get-url": { only: { short: "", long: ["push", "all"] } } }, true);
+}
+
+function symbolicRef(args: readonly Arg[]): BashVerdict {
+  const scan = scanOptions("git symbolic-ref", args, { only: { short: "q", long: ["quiet", "short", "no-recurse", "recurse"] } });
+  if (scan.verdict) return scan.verdict;
+  if (scan.operands.length !== 1) return sideEffecting("`git symbolic-ref NAME REF` updates a reference");
+  return readOnly("git symbolic-ref reads a reference");
+}
+
+const SUBCOMMANDS: Record<string, (args: readonly Arg[]) => BashVerdict> = {
+  branch,
+  tag,
+  config,
+  remote,
+  "symbolic-ref": symbolicRef,
+  stash: (args) => withAction("stash", args, { list: INSPECT, show: INSPECT }, false),
+  reflog: (args) => withAction("reflog", args, { "": INSPECT, show: INSPECT, exists: PLAIN }, true),
+  worktree: (args) => withAction("worktree", args, { list: PLAIN }, false),
+  notes: (args) => withAction("notes", args, { "": PLAIN, list: PLAIN, show: PLAIN }, true),
+};
+
+/** Classify `git ARGS`. */
+export function classifyGit(args: readonly Arg[]): BashVerdict {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === undefined) return undecidable(`\`git ${args[i].text}\`: the subcommand is computed at run time`);
+    if (!v.startsWith("-")) break;
+    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    if (name === "-c" || name === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
+    if (name === "--exec-path" && v.includes("=")) return undecidable("`git --exec-path=…` makes git run its helpers from another directory");
+    if (GLOBAL_VALUED.has(name)) {
+      if (!v.includes("=")) i++;
+      continue;
+    }
+    if (!GLOBAL_FLAGS.has(v)) return sideEffecting(`\`git ${v}\` is not an option proctor knows to be read-only`);
+  }
+  const sub = args[i]?.value;
+  if (sub === undefined) return readOnly("git without a subcommand prints help or its version");
+  const rest = args.slice(i + 1);
+  const rule = SUBCOMMANDS[sub];
+  if (rule) return rule(rest);
+  const spec = INSPECTION[sub];
+  if (!spec) return sideEffecting(`\`git ${sub}\` is not a read-only git subcommand`);
+  return scanned(`git ${sub}`, rest, spec, `git ${sub} reads`);
+}

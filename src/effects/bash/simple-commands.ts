@@ -1,0 +1,56 @@
+/**
+ * Split a command line into the simple commands it runs, as written — what a `Bash(git:*)`
+ * permission is matched against. `undefined` when that cannot be done soundly (substitutions,
+ * control flow, functions, background jobs, a parse failure): such a line can hide a command.
+ */
+import { withShellTree, type ShellNode } from "./parser.js";
+
+const CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "negated_command"]);
+const PUNCTUATION = new Set([";", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n"]);
+
+function collect(node: ShellNode, out: string[]): boolean {
+  if (CONTAINERS.has(node.type) || (node.type === "compound_statement" && node.child(0)?.type === "{")) {
+    return node.children.every((c) => !c || collect(c, out));
+  }
+  if (node.type === "redirected_statement") {
+    const body = node.childForFieldName("body");
+    return body === null || collect(body, out);
+  }
+  if (node.type === "command") {
+    if (node.descendantsOfType(["command_substitution", "process_substitution"]).length > 0) return false;
+    const parts = node.children.filter((c) => c && !c.type.endsWith("_redirect")).map((c) => c!.text);
+    out.push(parts.join(" ").replace(/\s+/g, " ").trim());
+    return true;
+  }
+  if (node.type === "comment") return true;
+  return !node.isNamed && PUNCTUATION.has(node.type);
+}
+
+/** The simple commands of a line, or `undefined` when they cannot be listed soundly. */
+export function simpleCommands(command: string): string[] | undefined {
+  return withShellTree(command, (root) => {
+    if (root.hasError) return undefined;
+    const out: string[] = [];
+    return collect(root, out) ? out : undefined;
+  });
+}
+
+/**
+ * Does one simple command match a Claude Code Bash permission pattern? `git:*` (legacy prefix
+ * form: `git` or `git …`), `git *` (glob; a trailing ` *` also matches the bare prefix), `*`
+ * (anything), or an exact command.
+ */
+export function commandMatchesPattern(command: string, pattern: string): boolean {
+  const p = pattern.trim();
+  if (p === "" || p === "*" || p === ":*") return true;
+  if (p.endsWith(":*")) {
+    const prefix = p.slice(0, -2).trimEnd();
+    return command === prefix || command.startsWith(`${prefix} `);
+  }
+  if (p.includes("*")) {
+    const re = new RegExp(`^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
+    if (re.test(command)) return true;
+    return p.endsWith(" *") && command === p.slice(0, -2).trimEnd();
+  }
+  return command === p;
+}

@@ -1,0 +1,104 @@
+/** Words of a shell command: their fixed value when there is one, and the commands hidden inside them. */
+import type { ShellNode } from "./parser.js";
+import { undecidable, type BashVerdict } from "./verdict.js";
+
+const GLOB = /[*?[\]{}]/;
+
+/** Unquoted word text: backslash escapes removed; `undefined` when it holds glob or brace characters. */
+function unquotedValue(text: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") {
+      if (i + 1 < text.length && text[i + 1] !== "\n") out += text[i + 1];
+      i++;
+      continue;
+    }
+    if (GLOB.test(c)) return undefined; // expands to file names, which may start with "-"
+    out += c;
+  }
+  return out;
+}
+
+/** Double-quoted text: only `\"`, `\\`, `` \` ``, `\$` and an escaped newline are escapes. */
+function doubleQuotedValue(text: string): string {
+  return text.replace(/\\([\\"`$\n])/g, (_, c: string) => (c === "\n" ? "" : c));
+}
+
+/**
+ * The fixed value of a word after quote removal, or `undefined` when expansion decides it
+ * (variables, command substitution, globs, brace expansion, arithmetic).
+ */
+export function staticValue(node: ShellNode): string | undefined {
+  switch (node.type) {
+    case "word":
+    case "command_name":
+      return node.type === "word" ? unquotedValue(node.text) : concat(node.namedChildren);
+    case "number":
+      return node.text;
+    case "raw_string":
+      return node.text.slice(1, -1);
+    case "ansi_c_string":
+      return node.text.includes("\\") ? undefined : node.text.slice(2, -1);
+    case "string": {
+      let out = "";
+      for (const child of node.children) {
+        if (!child) return undefined;
+        if (child.type === '"') continue;
+        if (child.type !== "string_content") return undefined;
+        out += doubleQuotedValue(child.text);
+      }
+      return out;
+    }
+    case "concatenation":
+      return concat(node.children);
+    default:
+      return undefined;
+  }
+}
+
+function concat(parts: readonly (ShellNode | null)[]): string | undefined {
+  let out = "";
+  for (const part of parts) {
+    if (!part) return undefined;
+    const v = staticValue(part);
+    if (v === undefined) return undefined;
+    out += v;
+  }
+  return out;
+}
+
+const ASSIGNING = new Set(["=", ":=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--"]);
+
+/**
+ * Every verdict hidden inside a word: command substitutions are classified with `classifyBody`
+ * (`echo $(rm x)` runs `rm`), process substitution and assigning expansions are undecidable.
+ */
+export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => BashVerdict, out: BashVerdict[]): void {
+  switch (node.type) {
+    case "command_substitution":
+      out.push(classifyBody(node));
+      return;
+    case "process_substitution":
+      out.push(undecidable(`process substitution ${clip(node.text)} runs a command whose output is used as a file`));
+      return;
+    case "expansion":
+    case "arithmetic_expansion":
+      for (const child of node.descendantsOfType([...ASSIGNING])) {
+        if (child && !child.isNamed) {
+          out.push(undecidable(`${clip(node.text)} assigns a shell variable while expanding`));
+          return;
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  for (const child of node.namedChildren) if (child) scanWord(child, classifyBody, out);
+}
+
+/** A command's text cut for a message. */
+export function clip(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\``;
+}

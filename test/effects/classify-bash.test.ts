@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { classifyBash, explainBash, isReadOnlyBash } from "../../src/index.js";
+import { READ_ONLY, SIDE_EFFECTING, UNDECIDABLE } from "./classify-bash.corpus.js";
+
+describe("classifyBash corpus", () => {
+  it("has at least 150 commands of both kinds", () => {
+    expect(READ_ONLY.length + SIDE_EFFECTING.length + UNDECIDABLE.length).toBeGreaterThanOrEqual(150);
+    expect(READ_ONLY.length).toBeGreaterThanOrEqual(60);
+    expect(SIDE_EFFECTING.length + UNDECIDABLE.length).toBeGreaterThanOrEqual(90);
+  });
+
+  it.each(READ_ONLY)("read-only: %s", (command) => {
+    expect(explainBash(command)).toMatchObject({ effect: "read-only" });
+    expect(isReadOnlyBash(command)).toBe(true);
+  });
+
+  it.each(SIDE_EFFECTING)("side-effecting: %s", (command) => {
+    expect(explainBash(command)).toMatchObject({ effect: "side-effecting" });
+    expect(isReadOnlyBash(command)).toBe(false);
+  });
+
+  it.each(UNDECIDABLE)("undecidable: %s", (command) => {
+    expect(explainBash(command)).toMatchObject({ effect: "undecidable" });
+    expect(isReadOnlyBash(command)).toBe(false);
+  });
+});
+
+describe("classifyBash reasons", () => {
+  it("names the command that made a line side-effecting", () => {
+    expect(explainBash("ls && rm -rf build").reason).toMatch(/`rm` is not a command proctor knows to be read-only/);
+  });
+  it("names the hidden command in a substitution", () => {
+    expect(explainBash('ls "$(touch f)"').reason).toMatch(/in `\$\(touch f\)`: `touch`/);
+  });
+  it("names the redirection target", () => {
+    expect(explainBash("echo hi > notes.txt").reason).toBe("the redirection `> notes.txt` writes the file notes.txt");
+  });
+  it("lists the read-only commands it saw", () => {
+    expect(explainBash("git log | head -3").reason).toBe("only read-only commands: git, head");
+  });
+  it("says why a parse failure is not read-only", () => {
+    expect(explainBash("ls 'unterminated").reason).toBe("the command does not parse as Bash");
+  });
+  it("treats an empty command as read-only and a non-string as undecidable", () => {
+    expect(classifyBash("   ")).toBe("read-only");
+    expect(classifyBash(42 as unknown as string)).toBe("undecidable");
+  });
+});
