@@ -76,6 +76,20 @@ describe("proctor run (recorded-transcript evals)", () => {
   });
 });
 
+describe("proctor run --shard + proctor merge (the CI matrix recipe)", () => {
+  it("one eval's shards (a TypeScript eval file) merge into the full run and pass the gate", async () => {
+    const typed = new URL("./fixtures/typed.eval.ts", import.meta.url).pathname;
+    const parts = [join(dir, "shard-1.json"), join(dir, "shard-2.json")];
+    for (const [i, file] of parts.entries()) {
+      const r = await proctor(["run", typed, "--shard", `${i + 1}/2`, "--json", file, "--quiet"]);
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    const merged = await proctor(["merge", ...parts, "--check"]);
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).trials).toMatchObject({ requested: 2, completed: 2 });
+  });
+});
+
 describe("proctor run (the examples, real claude binary + mock model)", () => {
   it("runs the example evals and passes their gates", async () => {
     const junit = join(dir, "examples.xml");

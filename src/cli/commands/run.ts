@@ -169,7 +169,8 @@ const run: Command = async (argv) => {
     diff = diffBaseline(baseline, reports, alpha === undefined ? {} : { alpha });
     process.stdout.write(`\nagainst baseline ${baselineFile}:\n${renderBaselineDiff(diff)}`);
   }
-  if (values.json) await writeJson(values.json, reports);
+  // One eval: its CheckReport (what `proctor merge` reads); several: an array of them.
+  if (values.json) await writeJson(values.json, reports.length === 1 ? reports[0] : reports);
   if (values.junit) {
     const { diffSuites, reportSuites } = await import("../../../reporters/junit/from-reports.js");
     const { buildJunitXml, writeJunit } = await import("../../../reporters/junit/xml.js");
