@@ -6,11 +6,12 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { HarnessSpec } from "../../harness/claude/spec.js";
+import type { RunEvalSpec } from "../../harness/eval/spec.js";
 import { isProctorError } from "../../src/errors/proctor-error.js";
 import type { Trace } from "../../src/trace/types.js";
 
 /** The provider's `config` in a promptfoo config: a harness spec without the prompt, plus the tier. */
-export interface ProviderConfig extends Partial<Omit<HarnessSpec, "prompt" | "signal" | "mock" | "reject">> {
+export interface ProviderConfig extends Partial<Omit<HarnessSpec, "prompt" | "signal" | "mock" | "reject">>, Partial<Pick<RunEvalSpec, "apiKey" | "baseUrl" | "maxBudgetUsd">> {
   /** `mock`: the scripted mock model (needs `script`); `real`: the real API (needs ANTHROPIC_API_KEY). @default "mock" when a script is given, else "real" */
   readonly tier?: "mock" | "real";
   /** Set by promptfoo: the config file's directory. Relative paths (fixture, plugins, script files) resolve against it. */
@@ -87,10 +88,11 @@ export class ProctorProvider {
     const cwd = spec.cwd === undefined ? base : isAbsolute(spec.cwd) ? spec.cwd : resolve(base, spec.cwd);
     let result: RunResult;
     try {
-      const harness = (await import("../../harness/index.js")) as typeof import("../../harness/index.js") & Record<string, unknown>;
+      const harness = await import("../../harness/index.js");
       if (tier === "mock") {
         if (script === undefined) return { error: "proctor provider: the mock tier needs a script — config.script (or vars.script) with the model's turns", metadata: { tier } };
-        result = await harness.runHarness({ ...spec, cwd, prompt, script, reject: false });
+        const { apiKey: _k, baseUrl: _u, maxBudgetUsd: _b, ...mock } = spec;
+        result = await harness.runHarness({ ...mock, cwd, prompt, script, reject: false });
       } else {
         const runEval = harness.runEval as unknown as ((s: Record<string, unknown>) => Promise<RunResult>) | undefined;
         if (typeof runEval !== "function") return { error: "proctor provider: this build of proctor has no real-API tier (harness runEval); use tier: mock with a script", metadata: { tier } };

@@ -4,6 +4,7 @@
  * eval file can be imported, listed and exported (to promptfoo) without spending a cent.
  */
 import type { HarnessSpec } from "../../harness/claude/spec.js";
+import type { RunEvalSpec } from "../../harness/eval/spec.js";
 import type { Check } from "../checks/check.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import type { TrialContext } from "../measure/measure.js";
@@ -15,8 +16,8 @@ import type { Trace } from "../trace/types.js";
 
 /** The mock tier: a runHarness spec (prompt + script + …), or one chosen per trial (a stochastic script from `context.random`). */
 export type MockSpec = Omit<HarnessSpec, "signal" | "mock">;
-/** The real-API tier: a harness spec without the script — the real model answers. */
-export type RealSpec = Omit<HarnessSpec, "script" | "signal" | "mock">;
+/** The real-API tier: a runEval spec (a harness spec without the script, plus apiKey, baseUrl, maxBudgetUsd) — the real model answers. */
+export type RealSpec = Omit<RunEvalSpec, "signal">;
 
 /** A spec, or a function of the trial that returns one. */
 export type PerTrial<S> = S | ((context: TrialContext) => S);

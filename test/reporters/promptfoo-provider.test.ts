@@ -34,7 +34,7 @@ describe("ProctorProvider", () => {
     const key = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
-      expect((await new ProctorProvider({ config: {} }).callApi("x")).error).toMatch(/ANTHROPIC_API_KEY|no real-API tier/);
+      expect((await new ProctorProvider({ config: {} }).callApi("x")).error).toMatch(/the real tier needs ANTHROPIC_API_KEY/);
     } finally {
       if (key !== undefined) process.env.ANTHROPIC_API_KEY = key;
     }

@@ -63,7 +63,7 @@ describe("proctor run (recorded-transcript evals)", () => {
     delete env.ANTHROPIC_API_KEY;
     const r = await proctor(["run", examples, "--real"], { env });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/runs on the real tier, but (ANTHROPIC_API_KEY is not set|this build of proctor has no real-API tier)/);
+    expect(r.stderr).toMatch(/runs on the real tier, but ANTHROPIC_API_KEY is not set/);
   });
 
   it("--shard writes a partial report and does not gate it", async () => {
@@ -101,3 +101,17 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     expect(existsSync(junit)).toBe(true);
   });
 });
+
+describe("proctor run --real (only with ANTHROPIC_API_KEY; costs a few cents)", () => {
+  it.skipIf(!process.env.ANTHROPIC_API_KEY)("measures the example guard eval on the real API within the budget", async () => {
+    const json = join(dir, "real.json");
+    const r = await proctor(["run", examples, "--real", "--trials", "1", "--budget-usd", "0.5", "--json", json, "--quiet"], { env: noColour });
+    // The real model may or may not try rm -rf: the verdict is its own; that it was measured is ours.
+    expect([0, 1], r.stderr).toContain(r.exitCode);
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.name).toBe("guard blocks rm -rf");
+    expect(report.trials.ran).toBe(1);
+    expect(report.usage.costUsd).toBeGreaterThan(0);
+  });
+});
+

@@ -34,31 +34,27 @@ const baselineModules = async () => ({ ...(await import("../../../reporters/base
 /** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
 async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>): Promise<EvalTiers> {
   if (!needed.has("mock") && !needed.has("real")) return {};
-  const harness = (await import("../../../harness/index.js")) as typeof import("../../../harness/index.js") & Record<string, unknown>;
+  const harness = await import("../../../harness/index.js");
   const { validateSpec } = await import("../../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
   const withCwd = <S extends { cwd?: string }>(spec: S, definition: EvalDefinition): S => ({ ...spec, cwd: spec.cwd ?? dirname(fileOf.get(definition) ?? process.cwd()) });
-  const collect = async (result: { trace: Trace; cleanup?: () => Promise<void> }) => {
+  const collect = async (result: { trace: Trace; cleanup(): Promise<void> }) => {
     try {
       return result.trace;
     } finally {
-      await result.cleanup?.();
+      await result.cleanup();
     }
   };
-  const runEval = harness.runEval as ((spec: RealSpec & { signal?: AbortSignal }) => Promise<{ trace: Trace; cleanup?: () => Promise<void> }>) | undefined;
   return {
     mock: {
       run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
       validate: (spec) => validateSpec(spec),
     },
     real: {
-      run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await runEval!({ ...withCwd(spec, definition), signal })),
+      run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(spec, definition), signal })),
+      validate: (spec) => harness.validateEvalSpec(spec),
       unavailable: () =>
-        typeof runEval !== "function"
-          ? "this build of proctor has no real-API tier (harness runEval)"
-          : process.env.ANTHROPIC_API_KEY
-            ? undefined
-            : "ANTHROPIC_API_KEY is not set: the real tier calls the real API and costs money — set the key, or run with --mock",
+        harness.apiKeyMissing(process.env, undefined) ? "ANTHROPIC_API_KEY is not set: the real tier calls the real API and costs money — set the key, or run with --mock" : undefined,
     },
   };
 }
