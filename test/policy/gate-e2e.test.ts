@@ -1,0 +1,88 @@
+/**
+ * `proctor gate` installed as a PreToolUse hook in the real claude binary: the calls it denies
+ * show up as `denied` in the Trace, and the calls it lets through run.
+ */
+import { existsSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect as vexpect, it } from "vitest";
+import { runHarness } from "../../harness/index.js";
+import { denied, expect, hookFired, purity, toolStatus, wroteOnly } from "../../src/index.js";
+import { CLI } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "proctor-gate-e2e-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function gateSettings(args: string) {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  return { hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `node ${CLI} gate ${args}`, timeout: 30 }] }] } };
+}
+
+describe("proctor gate in the real claude binary", () => {
+  it("under --purity bounded, denies the mutating Bash command and lets reads and edits run", async () => {
+    const result = await runHarness({
+      prompt: "inspect, then clean up",
+      files: { "notes.txt": "keep me\n" },
+      settings: gateSettings("--purity bounded"),
+      script: {
+        turns: [
+          {
+            tools: [
+              { name: "Bash", input: { command: "cat notes.txt | wc -l" } },
+              { name: "Bash", input: { command: "rm notes.txt" } },
+              { name: "Write", input: { file_path: "summary.md", content: "# Summary\n" } },
+            ],
+          },
+          { text: "Done." },
+        ],
+      },
+    });
+    try {
+      const { trace } = result;
+      vexpect(trace.toolCalls.map((c) => [c.name, c.status, c.deniedBy])).toEqual([
+        ["Bash", "success", undefined],
+        ["Bash", "denied", "hook"],
+        ["Write", "success", undefined],
+      ]);
+      vexpect(trace.toolCalls[0].result?.trim()).toBe("1");
+      vexpect(trace.toolCalls[1].result).toMatch(/proctor gate: \[purity bounded\] Bash command is side-effecting/);
+      expect(trace, [denied("Bash", { command: "rm notes.txt" }), toolStatus("Write", "success"), hookFired("PreToolUse"), wroteOnly(["summary.md"])]);
+      // The run's own record: the one attempted mutation is the only purity violation, and it was denied.
+      const verdict = purity("bounded").eval(trace);
+      vexpect(verdict.pass).toBe(false);
+      vexpect(verdict.message).toMatch(/1 call\(s\) did not[\s\S]*the gate held/);
+    } finally {
+      await result.cleanup();
+    }
+  });
+
+  it("composes a policy file with the auto rung: the strictest answer wins", async () => {
+    const policy = join(dir, "policy.yaml");
+    writeFileSync(policy, 'rules:\n  - tool: Write\n    effect: deny\n    reason: this agent may not create files\n');
+    const result = await runHarness({
+      prompt: "look around",
+      settings: gateSettings(`--policy ${policy} --rung auto`),
+      script: {
+        turns: [
+          {
+            tools: [
+              { name: "Bash", input: { command: "ls -la" } },
+              { name: "Bash", input: { command: "touch made-by-bash.txt" } },
+              { name: "Write", input: { file_path: "x.md", content: "x" } },
+            ],
+          },
+          { text: "Done." },
+        ],
+      },
+    });
+    try {
+      const { trace } = result;
+      vexpect(trace.toolCalls.map((c) => c.status)).toEqual(["success", "denied", "denied"]);
+      vexpect(trace.toolCalls[1].result).toMatch(/the auto-rater refused this Bash command/);
+      vexpect(trace.toolCalls[2].result).toMatch(/this agent may not create files/);
+      vexpect(trace.files?.changes ?? []).toEqual([]);
+    } finally {
+      await result.cleanup();
+    }
+  });
+});
