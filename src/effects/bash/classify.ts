@@ -3,7 +3,7 @@
  * (tree-sitter-bash), then walked with an allow-list: every construct the walker does not
  * understand makes the command `undecidable`, so an unfamiliar construct can never be read-only.
  */
-import { withShellTree, type ShellNode } from "./parser.js";
+import { parseShell, type ShellNode } from "./parser.js";
 import { classifyCommand } from "./commands.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
@@ -21,6 +21,7 @@ const CONTROL_FLOW: Record<string, string> = {
   c_style_for_statement: "for ((…))",
   case_statement: "case",
 };
+const WORD: ReadonlySet<string> = new Set(["word"]);
 /** Punctuation between statements; `&` (background) is not among them. */
 const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")"]);
 
@@ -42,11 +43,10 @@ class Walk {
       case "command_substitution":
         return this.children(node);
       case "compound_statement":
-        if (node.child(0)?.type === "((") return this.note(undecidable(`the arithmetic command ${clip(node.text)} may assign variables`));
+        if (node.children[0]?.type === "((") return this.note(undecidable(`the arithmetic command ${clip(node.text)} may assign variables`));
         return this.children(node);
       case "redirected_statement":
         for (const child of node.namedChildren) {
-          if (!child) continue;
           if (child.type.endsWith("_redirect")) this.redirect(child);
           else this.statement(child);
         }
@@ -76,7 +76,7 @@ class Walk {
   }
 
   children(node: ShellNode): void {
-    for (const child of node.children) if (child) this.statement(child);
+    for (const child of node.children) this.statement(child);
   }
 
   /** Classify the commands hidden in words (substitutions) and note what they do. */
@@ -100,15 +100,15 @@ class Walk {
     if (node.type === "heredoc_redirect") {
       // A here-document may carry the rest of a pipeline or list, and redirects of its own.
       for (const child of node.namedChildren) {
-        if (!child || ["heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"].includes(child.type)) continue;
+        if (["heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"].includes(child.type)) continue;
         if (child.type.endsWith("_redirect")) this.redirect(child);
         else this.statement(child);
       }
       return;
     }
     if (node.type !== "file_redirect") return this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
-    const op = node.children.find((c) => c && !c.isNamed && (WRITE_OPS.has(c.type) || READ_OPS.has(c.type) || c.type === "<&-" || c.type === ">&-"))?.type;
-    const destination = node.childForFieldName("destination");
+    const op = node.children.find((c) => !c.isNamed && (WRITE_OPS.has(c.type) || READ_OPS.has(c.type) || c.type === "<&-" || c.type === ">&-"))?.type;
+    const destination = node.childForField("destination");
     if (op === undefined) {
       if (/^\d*[<>]&-$/.test(node.text.replace(/\s/g, ""))) return; // closing a descriptor
       return this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
@@ -129,10 +129,8 @@ class Walk {
     const args: Arg[] = [];
     let name: string | undefined;
     let nameNode: ShellNode | undefined;
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i);
-      if (!child) continue;
-      const field = node.fieldNameForChild(i);
+    for (const child of node.children) {
+      const field = child.field;
       if (child.type === "variable_assignment") {
         this.words(child);
         this.note(undecidable(`${clip(child.text)} before a command changes its environment (PAGER, GIT_*, LD_PRELOAD… can make it run anything)`));
@@ -166,8 +164,8 @@ function spansLines(node: ShellNode): boolean {
   const text = node.text;
   if (!text.includes("\n")) return false;
   const base = node.startIndex;
-  for (let i = 1; i < node.childCount; i++) {
-    const gap = text.slice(node.child(i - 1)!.endIndex - base, node.child(i)!.startIndex - base);
+  for (let i = 1; i < node.children.length; i++) {
+    const gap = text.slice(node.children[i - 1].endIndex - base, node.children[i].startIndex - base);
     if (/(^|[^\\])\n/.test(gap)) return true;
   }
   return false;
@@ -193,16 +191,15 @@ function hasBareMetacharacter(text: string): boolean {
 export function explainBash(command: string): BashVerdict {
   if (typeof command !== "string") return undecidable("the command is not a string");
   if (command.trim() === "") return readOnly("the command is empty");
-  return withShellTree(command, (root) => {
-    if (root.hasError) return undecidable("the command does not parse as Bash");
-    const misread = root.descendantsOfType("word").find((w) => w && hasBareMetacharacter(w.text));
-    if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
-    const walk = new Walk();
-    walk.children(root);
-    if (walk.verdict.effect !== "read-only") return walk.verdict;
-    const names = [...new Set(walk.commands)];
-    return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
-  });
+  const { root, hasError } = parseShell(command);
+  if (hasError) return undecidable("the command does not parse as Bash");
+  const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
+  if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
+  const walk = new Walk();
+  walk.children(root);
+  if (walk.verdict.effect !== "read-only") return walk.verdict;
+  const names = [...new Set(walk.commands)];
+  return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
 }
 
 /** Classify a Bash command: `read-only` (provably), `side-effecting`, or `undecidable`. */

@@ -3,22 +3,23 @@
  * permission is matched against. `undefined` when that cannot be done soundly (substitutions,
  * control flow, functions, background jobs, a parse failure): such a line can hide a command.
  */
-import { withShellTree, type ShellNode } from "./parser.js";
+import { parseShell, type ShellNode } from "./parser.js";
 
 const CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "negated_command"]);
+const SUBSTITUTIONS: ReadonlySet<string> = new Set(["command_substitution", "process_substitution"]);
 const PUNCTUATION = new Set([";", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n"]);
 
 function collect(node: ShellNode, out: string[]): boolean {
-  if (CONTAINERS.has(node.type) || (node.type === "compound_statement" && node.child(0)?.type === "{")) {
-    return node.children.every((c) => !c || collect(c, out));
+  if (CONTAINERS.has(node.type) || (node.type === "compound_statement" && node.children[0]?.type === "{")) {
+    return node.children.every((c) => collect(c, out));
   }
   if (node.type === "redirected_statement") {
-    const body = node.childForFieldName("body");
-    return body === null || collect(body, out);
+    const body = node.childForField("body");
+    return body === undefined || collect(body, out);
   }
   if (node.type === "command") {
-    if (node.descendantsOfType(["command_substitution", "process_substitution"]).length > 0) return false;
-    const parts = node.children.filter((c) => c && !c.type.endsWith("_redirect")).map((c) => c!.text);
+    if (node.descendantsOfType(SUBSTITUTIONS).length > 0) return false;
+    const parts = node.children.filter((c) => !c.type.endsWith("_redirect")).map((c) => c.text);
     out.push(parts.join(" ").replace(/\s+/g, " ").trim());
     return true;
   }
@@ -28,11 +29,10 @@ function collect(node: ShellNode, out: string[]): boolean {
 
 /** The simple commands of a line, or `undefined` when they cannot be listed soundly. */
 export function simpleCommands(command: string): string[] | undefined {
-  return withShellTree(command, (root) => {
-    if (root.hasError) return undefined;
-    const out: string[] = [];
-    return collect(root, out) ? out : undefined;
-  });
+  const { root, hasError } = parseShell(command);
+  if (hasError) return undefined;
+  const out: string[] = [];
+  return collect(root, out) ? out : undefined;
 }
 
 /**

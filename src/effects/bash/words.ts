@@ -43,7 +43,6 @@ export function staticValue(node: ShellNode): string | undefined {
     case "string": {
       let out = "";
       for (const child of node.children) {
-        if (!child) return undefined;
         if (child.type === '"') continue;
         if (child.type !== "string_content") return undefined;
         out += doubleQuotedValue(child.text);
@@ -57,10 +56,9 @@ export function staticValue(node: ShellNode): string | undefined {
   }
 }
 
-function concat(parts: readonly (ShellNode | null)[]): string | undefined {
+function concat(parts: readonly ShellNode[]): string | undefined {
   let out = "";
   for (const part of parts) {
-    if (!part) return undefined;
     const v = staticValue(part);
     if (v === undefined) return undefined;
     out += v;
@@ -68,7 +66,7 @@ function concat(parts: readonly (ShellNode | null)[]): string | undefined {
   return out;
 }
 
-const ASSIGNING = new Set(["=", ":=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--"]);
+const ASSIGNING: ReadonlySet<string> = new Set(["=", ":=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--"]);
 
 /**
  * Every verdict hidden inside a word: command substitutions are classified with `classifyBody`
@@ -84,8 +82,8 @@ export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => Bas
       return;
     case "expansion":
     case "arithmetic_expansion":
-      for (const child of node.descendantsOfType([...ASSIGNING])) {
-        if (child && !child.isNamed) {
+      for (const child of node.descendantsOfType(ASSIGNING)) {
+        if (!child.isNamed) {
           out.push(undecidable(`${clip(node.text)} assigns a shell variable while expanding`));
           return;
         }
@@ -94,7 +92,7 @@ export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => Bas
     default:
       break;
   }
-  for (const child of node.namedChildren) if (child) scanWord(child, classifyBody, out);
+  for (const child of node.children) if (child.isNamed) scanWord(child, classifyBody, out);
 }
 
 /** A command's text cut for a message. */

@@ -1,0 +1,116 @@
+// Safety-layer figures: classifyBash per command (warm), policy evaluation per call, and
+// `proctor gate` as a whole process per tool call — each beside a baseline measured in the same
+// run (a bare tree-sitter parse; a bare `node -e 0`), since absolute times drift on a shared
+// machine. Prints figures, never asserts. Run: npm run build && node bench/safety.mjs
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Language, Parser } from "web-tree-sitter";
+import * as p from "../dist/src/index.js";
+import { decideGate } from "../dist/src/policy/gate.js";
+
+const require = createRequire(import.meta.url);
+const CLI = new URL("../dist/src/cli/main.js", import.meta.url).pathname;
+
+const COMMANDS = [
+  "git status",
+  "git log --oneline -5 | head -n 3",
+  "ls -la src/",
+  "cat package.json | jq '.scripts'",
+  "rg -n \"TODO\" src",
+  "find . -name '*.ts' -not -path './node_modules/*'",
+  "grep -rn foo src | wc -l",
+  "sed -n '1,20p' README.md",
+  "(cd test && ls) 2>&1",
+  "git diff --stat HEAD~1 -- src/",
+  "rm -rf build",
+  "echo $(touch f) > /dev/null 2>&1",
+  "npm test",
+  "PAGER=cat git log",
+  "sort -o out.txt in.txt",
+  "for f in *.ts; do wc -l \"$f\"; done",
+];
+
+function perOp(fn, reps) {
+  for (let i = 0; i < Math.min(reps, 2000); i++) fn(i);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < reps; i++) fn(i);
+  return Number(process.hrtime.bigint() - t0) / 1e3 / reps; // µs
+}
+
+// 1. classifyBash, warm.
+const classifyUs = perOp((i) => p.classifyBash(COMMANDS[i % COMMANDS.length]), 30_000);
+await Parser.init();
+const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+const parser = new Parser();
+parser.setLanguage(language);
+const parseUs = perOp((i) => parser.parse(COMMANDS[i % COMMANDS.length]).delete(), 30_000);
+console.log(`classifyBash, warm: ${classifyUs.toFixed(1)} µs/command over ${COMMANDS.length} mixed commands (target ≤ 50 µs)`);
+console.log(`  ÷ bare tree-sitter parse of the same commands (${parseUs.toFixed(1)} µs): ${(classifyUs / parseUs).toFixed(2)}×`);
+
+// 2. Policy evaluation per call: a 12-rule file policy (globs, ArgMatchers, fact conditions) + defaultDenySensitive.
+const policy = p.parsePolicy({
+  defaultDenySensitive: true,
+  rules: [
+    { tool: "Bash", effect: "deny", args: { command: { $regex: "rm\\s+-[a-z]*r" } }, reason: "no recursive deletes" },
+    { tool: "Bash", effect: "ask", args: { command: { $regex: "^(npm|pnpm) publish" } } },
+    { tool: "Bash", effect: "allow" },
+    { tool: "Read", effect: "allow" },
+    { tool: "Grep", effect: "allow" },
+    { tool: "Write", effect: "deny", args: { file_path: { $regex: "\\.env$" } } },
+    { tool: "Edit", effect: "deny", args: { file_path: { $regex: "\\.env$" } } },
+    { tool: "mcp__github__create_*", effect: "forbid" },
+    { tool: "mcp__github__*", effect: "ask" },
+    { tool: "*", effect: "ask", when: { sideEffectClass: "external-stateful", untrustedSource: true } },
+    { tool: "WebFetch", effect: "defer" },
+    { tool: "Web*", effect: "allow" },
+  ],
+});
+const calls = [
+  ["Bash", { command: "rm -rf build" }],
+  ["Bash", { command: "git status" }],
+  ["Read", { file_path: "/w/a.ts" }],
+  ["Write", { file_path: "/w/.env", content: "x" }],
+  ["mcp__github__create_issue", { title: "t" }],
+  ["WebFetch", { url: "https://example.com" }],
+  ["Glob", { pattern: "**/*.ts" }],
+];
+const policyUs = perOp((i) => {
+  const [tool, args] = calls[i % calls.length];
+  p.evaluatePermissionDecision(policy.policy, policy.factsFor(tool, args));
+}, 200_000);
+console.log(`policy evaluation (facts + decision), 12 rules: ${policyUs.toFixed(2)} µs/call`);
+const gateUs = perOp((i) => {
+  const [tool, args] = calls[i % calls.length];
+  decideGate(tool, args, { dialect: p.claudeCodeDialect, policy, ruleOfTwo: { untrustedInput: true, sensitiveData: true, externalSideEffects: false }, rung: "write", purity: "bounded" }, p.explainBash);
+}, 50_000);
+console.log(`the gate's whole decision (purity + policy + rule of two + rung), in process: ${gateUs.toFixed(1)} µs/call`);
+
+// 3. `proctor gate` as a whole process per tool call, against a bare node start.
+const dir = mkdtempSync(join(tmpdir(), "proctor-bench-gate-"));
+const policyFile = join(dir, "policy.yaml");
+writeFileSync(policyFile, "rules:\n  - tool: Bash\n    effect: deny\n    args: { command: { $regex: rm } }\n");
+const payload = (tool_name, tool_input) => JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "t" });
+function wallMs(args, input, reps = 15) {
+  spawnSync(process.execPath, args, { input });
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < reps; i++) {
+    const r = spawnSync(process.execPath, args, { input });
+    if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  }
+  return Number(process.hrtime.bigint() - t0) / 1e6 / reps;
+}
+const nodeMs = wallMs(["-e", "0"], "");
+const cases = [
+  ["gate --purity bounded, a Read call (no parser)", ["gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
+  ["gate --purity bounded, a Bash call (loads the parser)", ["gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
+  ["gate --policy FILE.yaml --rung auto, a Bash call", ["gate", "--policy", policyFile, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
+];
+console.log(`bare \`node -e 0\`: ${nodeMs.toFixed(0)} ms per process`);
+for (const [label, args, input] of cases) {
+  const ms = wallMs([CLI, ...args], input);
+  console.log(`proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
+}
+rmSync(dir, { recursive: true, force: true });
