@@ -92,25 +92,31 @@ console.log(`the gate's whole decision (purity + policy + rule of two + rung), i
 const dir = mkdtempSync(join(tmpdir(), "proctor-bench-gate-"));
 const policyFile = join(dir, "policy.yaml");
 writeFileSync(policyFile, "rules:\n  - tool: Bash\n    effect: deny\n    args: { command: { $regex: rm } }\n");
+const policyJson = join(dir, "policy.json");
+writeFileSync(policyJson, JSON.stringify({ rules: [{ tool: "Bash", effect: "deny", args: { command: { $regex: "rm" } } }] }));
 const payload = (tool_name, tool_input) => JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "t" });
-function wallMs(args, input, reps = 15) {
-  spawnSync(process.execPath, args, { input });
+/** One spawn's wall time in ms. */
+function spawnMs(args, input) {
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < reps; i++) {
-    const r = spawnSync(process.execPath, args, { input });
-    if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
-  }
-  return Number(process.hrtime.bigint() - t0) / 1e6 / reps;
+  const r = spawnSync(process.execPath, args, { input });
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
 }
-const nodeMs = wallMs(["-e", "0"], "");
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const cases = [
-  ["gate --purity bounded, a Read call (no parser)", ["gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
-  ["gate --purity bounded, a Bash call (loads the parser)", ["gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
-  ["gate --policy FILE.yaml --rung auto, a Bash call", ["gate", "--policy", policyFile, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
+  ["`node -e 0` (baseline)", ["-e", "0"], ""],
+  ["gate --purity bounded, a Read call (no parser)", [CLI, "gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
+  ["gate --purity bounded, a Bash call (loads the parser)", [CLI, "gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
+  ["gate --policy FILE.json --rung auto, a Bash call", [CLI, "gate", "--policy", policyJson, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
+  ["gate --policy FILE.yaml --rung auto, a Bash call (loads YAML too)", [CLI, "gate", "--policy", policyFile, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
 ];
-console.log(`bare \`node -e 0\`: ${nodeMs.toFixed(0)} ms per process`);
-for (const [label, args, input] of cases) {
-  const ms = wallMs([CLI, ...args], input);
-  console.log(`proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
-}
+// Interleaved rounds, medians: every case sees the same machine load.
+const samples = cases.map(() => []);
+for (let round = 0; round < 21; round++) cases.forEach(([, args, input], i) => samples[i].push(spawnMs(args, input)));
+const nodeMs = median(samples[0].slice(1));
+console.log(`whole process, median of 20 interleaved rounds:`);
+cases.forEach(([label], i) => {
+  const ms = median(samples[i].slice(1));
+  console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
+});
 rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ const bashEffect: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" } }, USAGE);
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
-  setFlagsFromString("--liftoff-only");
+  setFlagsFromString("--liftoff-only --wasm-lazy-validation");
   const { explainBash } = await import("../../effects/bash/classify.js");
   if (values.stdin) {
     if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);

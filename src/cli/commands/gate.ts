@@ -110,7 +110,7 @@ const gate: Command = async (argv) => {
   }
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
-  if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only");
+  if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only --wasm-lazy-validation");
   const judge = gateNeedsShell(payload.toolName, options) ? (await import("../../effects/bash/classify.js")).explainBash : undefined;
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
