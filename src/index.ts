@@ -153,3 +153,5 @@ export { toolStatus, purity, lethalTrifecta } from "./checks/safety.js";
 export { skillContract, readSkillDeclaration } from "./contracts/skill-contract.js";
 export type { SkillDeclaration } from "./contracts/skill-contract.js";
 export { skillTools, skillPurity } from "./contracts/skill-scope.js";
+export type { GateOptions, GateDecision, GateAnswer } from "./policy/gate.js";
+export { decideGate, gateNeedsShell } from "./policy/gate.js";

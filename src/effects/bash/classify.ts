@@ -12,6 +12,7 @@ export type { BashEffect, BashVerdict } from "./verdict.js";
 
 /** Output targets that write nothing anyone can read back. */
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
+const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\//;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 const READ_OPS = new Set(["<", "<&"]);
 const CONTROL_FLOW: Record<string, string> = {
@@ -113,8 +114,15 @@ class Walk {
       if (/^\d*[<>]&-$/.test(node.text.replace(/\s/g, ""))) return; // closing a descriptor
       return this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
     }
-    if (READ_OPS.has(op) || op === "<&-" || op === ">&-") return;
+    if (op === "<&-" || op === ">&-") return;
     const target = destination ? staticValue(destination) : undefined;
+    if (READ_OPS.has(op)) {
+      if (op === "<&" && target !== undefined && /^(\d+|-)$/.test(target)) return;
+      // Bash itself opens /dev/tcp and /dev/udp paths as network connections.
+      if (target === undefined) return this.note(undecidable(`the input redirection ${clip(node.text)} reads from a path named at run time (it could be /dev/tcp/…)`));
+      if (NETWORK_PATH.test(target)) return this.note(sideEffecting(`the redirection ${clip(node.text)} opens a network connection`));
+      return;
+    }
     // `>&2` / `2>&1` duplicate a descriptor; `>&-` closes one. `>& file` writes the file.
     if ((op === ">&" || op === "<&") && target !== undefined && /^(\d+|-)$/.test(target)) return;
     if (target !== undefined && HARMLESS_TARGETS.has(target)) return;

@@ -17,7 +17,7 @@ const ALWAYS_READ_ONLY = new Set([
   "strings", "cksum", "sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
   "base32", "base64", "diff", "cmp", "grep", "egrep", "fgrep", "jq", "du", "df", "seq",
   // the system and the session
-  "pwd", "echo", "true", "false", ":", "test", "[", "whoami", "id", "groups", "uname", "arch", "nproc", "printenv",
+  "pwd", "echo", "true", "false", ":", "test", "[", "exit", "whoami", "id", "groups", "uname", "arch", "nproc", "printenv",
   "uptime", "free", "tty", "locale", "ps", "pgrep", "pidof", "which", "whereis", "type", "sleep",
   // navigation and shell options change only this shell
   "cd", "pushd", "popd", "dirs", "set", "shopt",

@@ -182,5 +182,6 @@ export function classifyAwk(command: string, args: readonly Arg[]): BashVerdict 
   if (/\|(?!\|)/.test(text.replace(/\|\|/g, ""))) return undecidable(`the ${command} program pipes to or from a command (\`|\`)`);
   if (/>(?!=)/.test(text)) return sideEffecting(`the ${command} program may write a file (\`>\`)`);
   if (text.includes("@")) return undecidable(`the ${command} program makes an indirect call (\`@\`)`);
+  if (/\/inet[46]?\//.test(text)) return sideEffecting(`the ${command} program opens a network connection (\`/inet/…\`)`);
   return readOnly(`${command} prints only`);
 }
