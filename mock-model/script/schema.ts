@@ -3,10 +3,9 @@
  * problem is reported with the path of the bad field (`turns[2].tools[0].input: must be object`).
  */
 import { readFileSync } from "node:fs";
-import { Ajv, type ValidateFunction } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { ProctorError } from "../../src/errors/proctor-error.js";
-import { formatSchemaErrors } from "../../src/trace/schema.js";
+import { schemaChecker } from "../../src/schema/schema-errors.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { encodeValue, isRegexJSON } from "../../src/match/codec.js";
 import type { Script } from "./types.js";
@@ -51,13 +50,12 @@ export const SCRIPT_SCHEMA = obj(["turns"], {
   sideReply: str,
 });
 
-let compiled: ValidateFunction | undefined;
+const checkScript = schemaChecker(SCRIPT_SCHEMA, "");
 
 /** Every problem with `value` as a script, one `path: problem` line each; empty when it is valid. */
 export function scriptErrors(value: unknown): string[] {
-  compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(SCRIPT_SCHEMA);
   const data = toCheckable(value);
-  const errors = compiled(data) ? [] : formatSchemaErrors(compiled.errors ?? [], "", data).filter((e) => !e.includes("must match a schema in anyOf"));
+  const errors = checkScript(data).filter((e) => !e.includes("must match a schema in anyOf"));
   if (errors.length === 0) errors.push(...semanticErrors(data as Record<string, any>));
   return errors.map((e) => (e.startsWith(":") ? `script${e}` : e.replace(/^\./, "")));
 }

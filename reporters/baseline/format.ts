@@ -3,11 +3,10 @@
  * envelope. A file of another format version is migrated by an explicit step or refused with a
  * message that says what to do — never read as if it were this version.
  */
-import { Ajv, type ValidateFunction } from "ajv";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { checkReportErrors } from "../../src/measure/schema.js";
 import type { CheckReport } from "../../src/measure/types.js";
-import { formatSchemaErrors } from "../../src/trace/schema.js";
+import { schemaChecker } from "../../src/schema/schema-errors.js";
 
 /** The `format` marker every baseline carries. */
 export const BASELINE_FORMAT = "proctor-baseline";
@@ -41,7 +40,7 @@ export const BASELINE_SCHEMA = {
  */
 const MIGRATIONS: Readonly<Record<number, (old: Record<string, unknown>) => Record<string, unknown>>> = {};
 
-let compiled: ValidateFunction | undefined;
+const checkBaseline = schemaChecker(BASELINE_SCHEMA, "baseline");
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -75,8 +74,8 @@ function migrate(value: Record<string, unknown>, source: string): Record<string,
 
 /** Every problem with `value` as a baseline, as `path: problem` lines (after any migration). */
 export function baselineErrors(value: unknown, source = "baseline"): string[] {
-  compiled ??= new Ajv({ allErrors: true, strict: true }).compile(BASELINE_SCHEMA);
-  if (!compiled(value)) return formatSchemaErrors(compiled.errors ?? [], source, value);
+  const schemaProblems = checkBaseline(value, source);
+  if (schemaProblems.length > 0) return schemaProblems;
   const errors: string[] = [];
   for (const [name, report] of Object.entries((value as Baseline).evals)) {
     const at = `${source}.evals[${JSON.stringify(name)}]`;

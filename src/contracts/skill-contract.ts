@@ -4,13 +4,17 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
 import type { Trace } from "../trace/types.js";
 import type { Check } from "../checks/check.js";
 import { skill as skillRan } from "../checks/run.js";
 import { claudeCodeDialect } from "../effects/dialect.js";
 import { PURITY_LEVELS, purityViolations, type PurityLevel } from "../effects/effects.js";
 import { skillContractProblem, skillPurity, skillTools } from "./skill-scope.js";
+
+const require = createRequire(import.meta.url);
+/** yaml is loaded when a SKILL.md is read, not when proctor is imported. */
+const parseYaml = (text: string): unknown => (require("yaml") as typeof import("yaml")).parse(text);
 
 /** The contract a SKILL.md declares. */
 export interface SkillDeclaration {

@@ -1,7 +1,6 @@
 /** The CheckReport's JSON Schema, and `validateCheckReport`/`parseCheckReport` with path-precise errors. */
-import { Ajv, type ValidateFunction } from "ajv";
 import { ProctorError } from "../errors/proctor-error.js";
-import { formatSchemaErrors } from "../trace/schema.js";
+import { schemaChecker } from "../schema/schema-errors.js";
 import { REPORT_VERSION, type CheckReport } from "./types.js";
 
 const str = { type: "string" } as const;
@@ -77,7 +76,7 @@ export const CHECK_REPORT_SCHEMA = obj(["version", "confidence", "k", "trials", 
   timing: obj(["startedAt", "finishedAt", "wallMs", "agentMs"], { startedAt: str, finishedAt: str, wallMs: nonNeg, agentMs: nonNeg }),
 });
 
-let compiled: ValidateFunction | undefined;
+const checkReport = schemaChecker(CHECK_REPORT_SCHEMA, "report");
 
 /** Schema errors for `value` as a CheckReport (one `path: problem` line each); empty when it is one. */
 export function checkReportErrors(value: unknown, root = "report"): string[] {
@@ -85,8 +84,8 @@ export function checkReportErrors(value: unknown, root = "report"): string[] {
     const v = JSON.stringify((value as { version: unknown }).version);
     return [`${root}.version: this is a version ${v} report; this proctor reads version ${REPORT_VERSION} — re-run the measurement with this version or use the proctor that wrote it`];
   }
-  compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(CHECK_REPORT_SCHEMA);
-  if (!compiled(value)) return formatSchemaErrors(compiled.errors ?? [], root, value);
+  const schemaProblems = checkReport(value, root);
+  if (schemaProblems.length > 0) return schemaProblems;
   return consistencyErrors(value as CheckReport, root);
 }
 

@@ -1,5 +1,5 @@
 /** The Trace's JSON Schema, and `validateTrace` with precise errors (path + what was expected). */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { schemaChecker } from "../schema/schema-errors.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import { TOOL_STATUSES, type Trace } from "./types.js";
 
@@ -88,39 +88,11 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
   errors: { type: "array", items: obj(["kind", "message"], { kind: str, message: str, line: int }) },
 });
 
-let compiled: ValidateFunction | undefined;
-
-/** One readable line per schema error: `trace.toolCalls[3].status: must be one of … (got "ok")`. */
-export function formatSchemaErrors(errors: readonly ErrorObject[], root: string, data: unknown): string[] {
-  return errors.map((e) => {
-    const path = root + e.instancePath.replace(/\/(\d+)(?=\/|$)/g, "[$1]").replace(/\//g, ".");
-    const got = valueAt(data, e.instancePath);
-    switch (e.keyword) {
-      case "required":
-        return `${path}: missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
-      case "additionalProperties":
-        return `${path}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-      case "enum":
-        return `${path}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")} (got ${JSON.stringify(got)})`;
-      default:
-        return `${path}: ${e.message ?? e.keyword} (got ${JSON.stringify(got)?.slice(0, 80)})`;
-    }
-  });
-}
-
-function valueAt(data: unknown, pointer: string): unknown {
-  let cur: unknown = data;
-  for (const part of pointer.split("/").slice(1)) {
-    if (typeof cur !== "object" || cur === null) return undefined;
-    cur = (cur as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-  }
-  return cur;
-}
+const checkTrace = schemaChecker(TRACE_SCHEMA, "trace");
 
 /** Schema errors for `value` as a Trace; empty when it is one. */
 export function traceErrors(value: unknown): string[] {
-  compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(TRACE_SCHEMA);
-  return compiled(value) ? [] : formatSchemaErrors(compiled.errors ?? [], "trace", value);
+  return checkTrace(value);
 }
 
 /** Check `value` is a Trace; throws a ProctorError listing every problem with its path. */
