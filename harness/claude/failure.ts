@@ -48,14 +48,15 @@ export class HarnessError<R = unknown> extends ProctorError implements FailureFa
   readonly durationMs: number;
   readonly result?: R;
 
-  constructor(facts: FailureFacts, why: string, options: { result?: R; cause?: unknown; extra?: string[] } = {}) {
+  /** `options.agent` names the CLI in the message. @default "claude" */
+  constructor(facts: FailureFacts, why: string, options: { result?: R; cause?: unknown; extra?: string[]; agent?: string } = {}) {
     const detail = [
       ...(options.extra ?? []),
       facts.workDir ? `  work dir: ${facts.workDir}` : undefined,
       facts.lastRequest ? `  the mock's last request: ${facts.lastRequest}` : undefined,
       facts.stderrTail.trim() ? `  stderr (tail):\n${indent(facts.stderrTail.trim().split("\n").slice(-15).join("\n"), "    ")}` : undefined,
     ].filter((x): x is string => x !== undefined);
-    super(CODES[facts.reason], `claude run ${why}: ${facts.command}`, { detail: detail.join("\n") || undefined, cause: options.cause });
+    super(CODES[facts.reason], `${options.agent ?? "claude"} run ${why}: ${facts.command}`, { detail: detail.join("\n") || undefined, cause: options.cause });
     this.name = "HarnessError";
     this.reason = facts.reason;
     this.command = facts.command;
