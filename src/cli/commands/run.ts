@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { HarnessSpec } from "../../../harness/claude/spec.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec } from "../../eval/define.js";
-import { loadEvalFiles } from "../../eval/load.js";
+import { findEvalFiles, loadEvalFiles } from "../../eval/load.js";
 import { chooseTier, runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
 import type { TrialContext } from "../../measure/measure.js";
 import type { Trace } from "../../trace/types.js";
@@ -17,8 +16,8 @@ import type { Command } from "../command.js";
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
 
-/** proctor's own example evals: what `proctor run` runs when given no files. */
-const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
+/** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
+const DEFAULT_DIRS = ["evals", "examples"];
 
 function positive(text: string | undefined, flag: string, integer: boolean): number | undefined {
   if (text === undefined) return undefined;
@@ -112,9 +111,10 @@ const run: Command = async (argv) => {
 
   let paths = positionals;
   if (paths.length === 0) {
-    if (!existsSync(EXAMPLES)) throw new ProctorError("INVALID_INPUT", `no eval files given\nusage: ${USAGE}`);
-    process.stderr.write(`proctor run: no eval files given — running proctor's example evals in ${EXAMPLES}\n`);
-    paths = [EXAMPLES];
+    const found = DEFAULT_DIRS.find((dir) => existsSync(dir) && statSync(dir).isDirectory() && findEvalFiles(dir).length > 0);
+    if (!found) throw new ProctorError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")}\nusage: ${USAGE}`);
+    process.stderr.write(`proctor run: no eval files given — running the *.eval.* files in ./${found}\n`);
+    paths = [found];
   }
   const loaded = await loadEvalFiles(paths);
   const definitions = loaded.flatMap((l) => l.evals);
