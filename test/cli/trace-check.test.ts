@@ -1,5 +1,5 @@
 /** `proctor trace` and `proctor check`, as real processes. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -67,6 +67,22 @@ describe("proctor check", () => {
     const ok = await proctor(["check", fixture, "--checks", file("ok.json", '[{"kind":"tool","name":"Glob"}]')]);
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout).toContain("all 1 checks passed");
+  });
+
+  it("judges several transcripts one by one and writes JUnit (one suite each, one case per check)", async () => {
+    const other = new URL("../fixtures/transcripts/edit-write-bash-fail.jsonl", import.meta.url).pathname;
+    const junit = join(dir, "check.xml");
+    const r = await proctor(["check", fixture, other, "--checks", checks, "--junit", junit]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain("✗ " + other);
+    expect(r.stdout).toContain("across 2 transcripts");
+    const { XMLParser } = await import("fast-xml-parser");
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(junit, "utf8"));
+    const suites = [xml.testsuites.testsuite].flat();
+    expect(suites.map((s: { name: string }) => s.name)).toEqual([fixture, other]);
+    expect(suites.map((s: { testcase: unknown[] }) => [s.testcase].flat().length)).toEqual([4, 4]);
+    const json = JSON.parse((await proctor(["check", fixture, other, "--checks", checks, "--json"])).stdout);
+    expect(json.map((x: { file: string; pass: boolean }) => [x.file, x.pass])).toEqual([[fixture, false], [other, false]]);
   });
 
   it.each([

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { readTranscript } from "../../trace/transcript.js";
 import { checksFromJSON } from "../../checks/from-json.js";
-import { evalChecks } from "../../checks/check.js";
+import { evalChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
-const USAGE = "proctor check TRANSCRIPT --checks CHECKS.json [--json]";
+const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
 
 function readChecksFile(file: string): unknown {
   let text: string;
@@ -22,23 +22,43 @@ function readChecksFile(file: string): unknown {
   }
 }
 
-/** Evaluate a JSON array of checks against a recorded transcript: exit 0 all hold, 1 any fails, 2 bad input. */
+const brief = ({ kind, label, pass, score, message }: CheckResult) => ({ kind, label, pass, score, message });
+
+/**
+ * Evaluate a JSON array of checks against recorded transcripts: exit 0 when all hold, 1 when any
+ * fails (every failure listed), 2 on bad input. Several transcripts are judged one by one.
+ */
 const check: Command = async (argv) => {
-  const { values, positionals } = parseCommandArgs(argv, { checks: { type: "string" }, json: { type: "boolean" } }, USAGE);
-  if (positionals.length !== 1 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
+  const { values, positionals } = parseCommandArgs(argv, { checks: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } }, USAGE);
+  if (positionals.length === 0 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
   const checks = checksFromJSON(readChecksFile(values.checks), values.checks);
-  const trace = readTranscript(positionals[0]);
-  for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${positionals[0]}: ${e.message}\n`);
-  const results = evalChecks(trace, checks);
-  const pass = results.every((r) => r.pass);
-  if (values.json) {
-    const out = { pass, results: results.map(({ kind, label, pass, score, message }) => ({ kind, label, pass, score, message })) };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-  } else {
-    for (const r of results) process.stdout.write(`${r.pass ? "✓" : "✗"} ${r.label}${r.pass ? "" : `\n    ${r.message.replace(/\n/g, "\n    ")}`}\n`);
-    const failed = results.filter((r) => !r.pass);
-    process.stdout.write(failed.length ? `\n${failed.length} of ${results.length} checks failed\n` : `\nall ${results.length} checks passed\n`);
+  const runs = positionals.map((file) => {
+    const trace = readTranscript(file);
+    for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${file}: ${e.message}\n`);
+    const results = evalChecks(trace, checks);
+    return { file, trace, results, pass: results.every((r) => r.pass) };
+  });
+  const pass = runs.every((r) => r.pass);
+
+  if (values.junit) {
+    const [{ renderJunitResults }, { writeJunit }] = await Promise.all([import("../../../reporters/junit/from-results.js"), import("../../../reporters/junit/xml.js")]);
+    const suites = runs.map((r) => ({ name: r.file, results: r.results, ...(r.trace.usage ? { timeSeconds: r.trace.usage.durationMs / 1000 } : {}) }));
+    writeJunit(values.junit, renderJunitResults(suites, { name: "proctor check" }));
   }
+  if (values.json) {
+    const out = runs.length === 1 ? { pass, results: runs[0].results.map(brief) } : runs.map((r) => ({ file: r.file, pass: r.pass, results: r.results.map(brief) }));
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return pass ? 0 : 1;
+  }
+  for (const run of runs) {
+    if (runs.length > 1) process.stdout.write(`${run.pass ? "✓" : "✗"} ${run.file}\n`);
+    const indent = runs.length > 1 ? "  " : "";
+    for (const r of run.results) process.stdout.write(`${indent}${r.pass ? "✓" : "✗"} ${r.label}${r.pass ? "" : `\n${indent}    ${r.message.replace(/\n/g, `\n${indent}    `)}`}\n`);
+  }
+  const results = runs.flatMap((r) => r.results);
+  const failed = results.filter((r) => !r.pass).length;
+  const across = runs.length > 1 ? ` across ${runs.length} transcripts` : "";
+  process.stdout.write(failed ? `\n${failed} of ${results.length} checks failed${across}\n` : `\nall ${results.length} checks passed${across}\n`);
   return pass ? 0 : 1;
 };
 export default check;
