@@ -19,3 +19,6 @@ export type {
   ScriptFault,
   StopReason,
 } from "./script/types.js";
+export type { ResponsesMockRun, ResponsesRunError, EmittedItem } from "./responses/run-state.js";
+export type { OfferedTool } from "./responses/offered.js";
+export { readOfferedTools } from "./responses/offered.js";

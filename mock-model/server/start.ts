@@ -10,6 +10,8 @@ import { validateScript } from "../script/schema.js";
 import type { Script } from "../script/types.js";
 import { MockRunState, type MockRun } from "../run/mock-run.js";
 import { sendApiError, sendFault, sendJson, sendMessageJson, sendMessageStream } from "./answer.js";
+import { ResponsesRunState, type ResponsesMockRun } from "../responses/run-state.js";
+import { refuseWebSocket, serveResponses } from "../responses/serve.js";
 
 /** Every HTTP request as it arrived, for inspection (e.g. proving a credential never reached the server). */
 export interface RawRequest {
@@ -38,6 +40,8 @@ export interface MockModel {
   readonly port: number;
   /** Register a run: validates the script and returns the run, with a fresh API key unless one is given. */
   addRun(script: Script, options?: { apiKey?: string }): MockRun;
+  /** Register a run for the OpenAI Responses API (`POST /v1/responses`, what Codex speaks). */
+  addResponsesRun(script: Script, options?: { apiKey?: string }): ResponsesMockRun;
   /** Stop listening and drop every open connection (stalled answers included). */
   close(): Promise<void>;
 }
@@ -62,7 +66,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 /** Start the mock model on 127.0.0.1 (a free port unless one is given). */
 export async function startMockModel(options: MockModelOptions = {}): Promise<MockModel> {
-  const runs = new Map<string, MockRunState>();
+  const runs = new Map<string, MockRunState | ResponsesRunState>();
   let runCounter = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -79,8 +83,8 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     if (method === "POST" && path === "/v1/messages/count_tokens") {
       return sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(body.length / 4)) });
     }
-    if (method !== "POST" || path !== "/v1/messages") {
-      return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `proctor mock model: no route for ${method} ${path}; it serves POST /v1/messages, POST /v1/messages/count_tokens and health checks` } });
+    if (method !== "POST" || (path !== "/v1/messages" && path !== "/v1/responses")) {
+      return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `proctor mock model: no route for ${method} ${path}; it serves POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/responses and health checks` } });
     }
     const key = apiKeyOf(req);
     const run = key ? runs.get(key) : undefined;
@@ -93,6 +97,10 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     } catch {
       return sendApiError(res, 400, "invalid_request_error", "proctor mock model: the request body is not JSON");
     }
+    if ((path === "/v1/responses") !== run instanceof ResponsesRunState) {
+      return sendApiError(res, 400, "invalid_request_error", `proctor mock model: this API key's run was registered for ${run instanceof ResponsesRunState ? "the Responses API (addResponsesRun)" : "the Messages API (addRun)"}, not ${path}`);
+    }
+    if (run instanceof ResponsesRunState) return serveResponses(req, res, run, parsed);
     const answer = await run.answer(parsed);
     if (answer.kind === "error") return sendApiError(res, answer.status, answer.type, answer.text);
     if (answer.delayMs > 0) await new Promise((r) => setTimeout(r, answer.delayMs));
@@ -112,6 +120,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       else res.destroy();
     });
   });
+  server.on("upgrade", refuseWebSocket);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -129,6 +138,15 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       const apiKey = runOptions.apiKey ?? `sk-proctor-mock-${randomBytes(12).toString("hex")}`;
       if (runs.has(apiKey)) throw new ProctorError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
       const run = new MockRunState(apiKey, checked, (++runCounter).toString(36), () => runs.delete(apiKey));
+      runs.set(apiKey, run);
+      return run;
+    },
+    addResponsesRun(script, runOptions = {}) {
+      const checked = validateScript(script);
+      if (checked.subagents?.length) throw new ProctorError("SCRIPT_INVALID", "a Responses API run has one conversation: script.subagents is not supported there; drop it");
+      const apiKey = runOptions.apiKey ?? `sk-proctor-mock-${randomBytes(12).toString("hex")}`;
+      if (runs.has(apiKey)) throw new ProctorError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
+      const run = new ResponsesRunState(apiKey, checked, (++runCounter).toString(36), () => runs.delete(apiKey));
       runs.set(apiKey, run);
       return run;
     },
