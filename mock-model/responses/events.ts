@@ -92,7 +92,10 @@ export function sendResponsesFault(res: ServerResponse, fault: ScriptFault, r: A
   if (fault === "cut") {
     if (streaming) {
       startStream(res);
-      res.write(events.slice(0, 2).join(""));
+      // The response starts and a message begins; the stream dies before the message or the response completes.
+      const ev = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+      const item = { type: "message", id: `${r.id}_cut`, role: "assistant", status: "in_progress", content: [] };
+      res.write(events[0] + ev("response.output_item.added", { output_index: 0, item }) + ev("response.output_text.delta", { output_index: 0, item_id: item.id, content_index: 0, delta: "Let me" }));
     } else {
       res.writeHead(200, { "content-type": "application/json" });
       res.write('{"id":"resp_cut","object":"response","output":[{"type":"mess');

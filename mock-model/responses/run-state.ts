@@ -53,7 +53,7 @@ export interface ResponsesMockRun {
   /** Script overruns, calls to tools the CLI did not offer, broken function turns; non-empty means the run failed because of the script. */
   readonly errors: readonly ResponsesRunError[];
   readonly faultsServed: number;
-  /** The items of each answered response, in order (faults excluded). */
+  /** The items of each response the CLI was sent in full, in order (faults and answers it hung up on excluded). */
   readonly answered: readonly (readonly EmittedItem[])[];
   /** What the CLI sent back to the model for a call (its output text), once a later request carried it. */
   outputOf(callId: string): string | undefined;
@@ -87,6 +87,8 @@ export class ResponsesRunState implements ResponsesMockRun {
   private counter = 0;
   private lastDescription: string | undefined;
   private readonly outputs = new Map<string, string>();
+  /** Responses decided but not yet written (a delayed answer the client may hang up on). */
+  private readonly undelivered = new Map<string, EmittedItem[]>();
   private readonly callNames = new Map<string, string>();
 
   constructor(
@@ -158,9 +160,17 @@ export class ResponsesRunState implements ResponsesMockRun {
       return { kind: "fault", fault: spec.fault, response, delayMs: spec.delayMs ?? 0 };
     }
     this.advance();
-    this.answered.push(built.emitted);
-    for (const e of built.emitted) if (e.type === "call") this.callNames.set(e.id, e.name);
+    this.undelivered.set(response.id, built.emitted);
     return { kind: "response", response, delayMs: spec.delayMs ?? 0 };
+  }
+
+  /** The server wrote the response in full: its items now count as answered. */
+  delivered(responseId: string): void {
+    const emitted = this.undelivered.get(responseId);
+    if (!emitted) return;
+    this.undelivered.delete(responseId);
+    this.answered.push(emitted);
+    for (const e of emitted) if (e.type === "call") this.callNames.set(e.id, e.name);
   }
 
   private advance(): void {

@@ -14,7 +14,9 @@ export async function serveResponses(req: IncomingMessage, res: ServerResponse, 
   if (res.destroyed) return;
   const streaming = body.stream === true;
   if (answer.kind === "fault") return sendResponsesFault(res, answer.fault, answer.response, streaming);
-  return streaming ? sendResponseStream(res, answer.response) : sendJson(res, 200, responseBody(answer.response));
+  if (streaming) sendResponseStream(res, answer.response);
+  else sendJson(res, 200, responseBody(answer.response));
+  run.delivered(answer.response.id);
 }
 
 /**
