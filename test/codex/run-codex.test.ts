@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
-import { HarnessError, readCodexJsonl, resolveCodexBinary, runCodex } from "../../harness/index.js";
+import { HarnessError, readCodexJsonl, resolveCodexBinary, runCodex, type CodexResult } from "../../harness/index.js";
 import { buildCodexEnv } from "../../harness/codex/env.js";
 import { runProcess } from "../../harness/process/run-process.js";
 import { startMockModel, type RawRequest } from "../../mock-model/index.js";
@@ -36,7 +36,7 @@ async function gone(argv: string[]): Promise<boolean> {
 const ECHO_MCP = fileURLToPath(new URL("../harness/fixtures/echo-mcp.mjs", import.meta.url));
 const PATCH = "*** Begin Patch\n*** Add File: SUMMARY.md\n+# Summary\n*** Update File: notes.txt\n@@\n-draft\n+final\n*** End Patch\n";
 
-async function rejection(promise: Promise<unknown>): Promise<HarnessError<any>> {
+async function rejection(promise: Promise<unknown>): Promise<HarnessError<CodexResult>> {
   try {
     await promise;
   } catch (error) {
