@@ -67,8 +67,7 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
 
   const u = events.usage;
   const usage: Usage | undefined = u && {
-    costUsd: 0,
-    durationMs: extras.durationMs ?? 0,
+    ...(extras.durationMs !== undefined ? { durationMs: extras.durationMs } : {}),
     inputTokens: Math.max(0, u.inputTokens - u.cachedInputTokens),
     outputTokens: u.outputTokens,
     cacheCreationTokens: u.cacheWriteInputTokens,

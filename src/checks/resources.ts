@@ -12,7 +12,7 @@ function bound(
   kind: string,
   field: string,
   limit: number,
-  measure: (u: Usage) => number,
+  measure: (u: Usage) => number | undefined,
   unit: (n: number) => string,
   what: string,
 ): Check<UsageTrace> {
@@ -20,6 +20,7 @@ function bound(
   return defineCheck<UsageTrace>(kind, { [field]: limit }, (trace) => {
     if (!trace.usage) return { pass: false, message: `expected ${what} ≤ ${unit(limit)}; the trace records no usage (a killed run, or a source without a result line)`, expected: limit };
     const n = measure(trace.usage);
+    if (n === undefined) return { pass: false, message: `expected ${what} ≤ ${unit(limit)}; the trace's usage does not record ${what} (this agent reports tokens, not ${what})`, expected: limit };
     return n <= limit
       ? { pass: true, message: `${what} ${unit(n)} ≤ ${unit(limit)}`, actual: n }
       : { pass: false, message: `expected ${what} ≤ ${unit(limit)}; the run used ${unit(n)} (${overBy(n, limit)})`, expected: limit, actual: n };

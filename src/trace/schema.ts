@@ -64,7 +64,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
   replies: { type: "array", items: obj(["text", "at"], { text: str, messageId: str, at: int }) },
   output: str,
   turns: int,
-  usage: obj(["costUsd", "durationMs", "inputTokens", "outputTokens", "cacheCreationTokens", "cacheReadTokens"], {
+  usage: obj(["inputTokens", "outputTokens", "cacheCreationTokens", "cacheReadTokens"], {
     costUsd: num,
     durationMs: num,
     inputTokens: int,

@@ -285,8 +285,8 @@ function readUsage(result: Json): Usage | undefined {
   if (typeof u !== "object" || u === null) return undefined;
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
   return {
-    costUsd: n(result.total_cost_usd),
-    durationMs: n(result.duration_ms),
+    ...(typeof result.total_cost_usd === "number" && Number.isFinite(result.total_cost_usd) ? { costUsd: result.total_cost_usd } : {}),
+    ...(typeof result.duration_ms === "number" && Number.isFinite(result.duration_ms) ? { durationMs: result.duration_ms } : {}),
     inputTokens: n(u.input_tokens),
     outputTokens: n(u.output_tokens),
     cacheCreationTokens: n(u.cache_creation_input_tokens),

@@ -127,8 +127,10 @@ export interface ModelRequest {
 
 /** Token and cost totals of a run. */
 export interface Usage {
-  readonly costUsd: number;
-  readonly durationMs: number;
+  /** Absent when the agent reports tokens but not dollars (Codex); `cost()` then fails closed. */
+  readonly costUsd?: number;
+  /** Wall-clock time of the run; absent when the source does not say (a recorded Codex stream). */
+  readonly durationMs?: number;
   /** Fresh (uncached) input tokens. */
   readonly inputTokens: number;
   readonly outputTokens: number;

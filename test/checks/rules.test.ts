@@ -1,7 +1,7 @@
 /** The documented rules each check must honour — fail-closed cases above all. */
 import { describe, expect as vexpect, it } from "vitest";
 import {
-  cost, custom, denied, didNotWrite, eachReply, judged, notTool, onlyTools, received, replyCount, skill, subagent,
+  cost, custom, denied, latency, tokens, didNotWrite, eachReply, judged, notTool, onlyTools, received, replyCount, skill, subagent,
   tool, toolCount, toolWith, trajectory, turns, wrote, wroteOnly, type Trace,
 } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
@@ -78,6 +78,17 @@ describe("received", () => {
 describe("resource checks fail closed without usage", () => {
   it.each([cost({ maxUsd: 1 }), turns({ max: 10 })])("$label", (check) => {
     vexpect(check.eval(makeTrace()).pass).toBe(false);
+  });
+});
+
+describe("usage a source does not report", () => {
+  it("cost and latency fail closed when the usage has tokens but no dollars or duration (Codex)", () => {
+    const tokensOnly = makeTrace({ usage: { inputTokens: 10, outputTokens: 5, cacheCreationTokens: 0, cacheReadTokens: 0 } });
+    const r = cost({ maxUsd: 1 }).eval(tokensOnly);
+    vexpect(r.pass).toBe(false);
+    vexpect(r.message).toContain("does not record cost");
+    vexpect(latency({ maxMs: 1000 }).eval(tokensOnly).pass).toBe(false);
+    vexpect(tokens({ max: 100 }).eval(tokensOnly).pass).toBe(true);
   });
 });
 

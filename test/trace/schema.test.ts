@@ -17,7 +17,7 @@ describe("validateTrace", () => {
         'trace.toolCalls[0].status: must be one of "success", "failure", "denied", "invalid", "partial", "pending", "absent" (got "ok")',
         'trace: missing required field "replies"',
         'trace: unknown field "extra"',
-        'trace.usage: missing required field "durationMs"',
+        'trace.usage: missing required field "inputTokens"',
         "trace.usage.costUsd: must be >= 0 (got -1)",
       ]),
     );

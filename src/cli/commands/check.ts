@@ -42,7 +42,7 @@ const check: Command = async (argv) => {
 
   if (values.junit) {
     const [{ renderJunitResults }, { writeJunit }] = await Promise.all([import("../../../reporters/junit/from-results.js"), import("../../../reporters/junit/xml.js")]);
-    const suites = runs.map((r) => ({ name: r.file, results: r.results, ...(r.trace.usage ? { timeSeconds: r.trace.usage.durationMs / 1000 } : {}) }));
+    const suites = runs.map((r) => ({ name: r.file, results: r.results, ...(r.trace.usage?.durationMs !== undefined ? { timeSeconds: r.trace.usage.durationMs / 1000 } : {}) }));
     writeJunit(values.junit, renderJunitResults(suites, { name: "proctor check" }));
   }
   if (values.json) {
