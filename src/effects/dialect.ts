@@ -67,6 +67,9 @@ export const codexDialect: HarnessDialect = Object.freeze({
     "shell", "local_shell", "exec_command", "write_stdin", "unified_exec", "apply_patch", "update_plan", "web_search",
     "view_image", "read_file", "list_dir", "grep_files", "list_mcp_resources", "list_mcp_resource_templates",
     "read_mcp_resource",
+    // Agent-state tools (asking the user, goals, searching the tool catalog, dispatching agents):
+    // they change no file and reach no network; a dispatched agent's own calls are judged one by one.
+    "request_user_input", "get_goal", "create_goal", "update_goal", "tool_search", "multi_agent_v1",
   ]),
   sideEffectingTools: Object.freeze(["shell", "local_shell", "exec_command", "write_stdin", "unified_exec", "apply_patch", "web_search"]),
   mcpToolPattern: /^mcp__[^_].*__.+$/,

@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runHarness } from "../../harness/index.js";
-import { claudeCodeDialect, classifyToolEffect, parseTranscript, BUILT_IN_TOOL_ACCESS } from "../../src/index.js";
+import { runCodex, runHarness } from "../../harness/index.js";
+import { claudeCodeDialect, classifyToolEffect, codexDialect, parseTranscript, BUILT_IN_TOOL_ACCESS } from "../../src/index.js";
 
 const unclassified = (tools: readonly string[]) => tools.filter((t) => !claudeCodeDialect.mcpToolPattern.test(t) && classifyToolEffect(t, claudeCodeDialect) === "unknown");
 
@@ -42,5 +42,19 @@ describe("claudeCodeDialect", () => {
   it("gives every Claude Code file tool an access class for the rungs", () => {
     for (const t of ["Read", "Glob", "Grep", "LS", "NotebookRead"]) expect(BUILT_IN_TOOL_ACCESS[t]).toBe("read");
     for (const t of ["Edit", "MultiEdit", "Write", "NotebookEdit"]) expect(BUILT_IN_TOOL_ACCESS[t]).toBe("write");
+  });
+});
+
+describe("codexDialect", () => {
+  it("classifies every tool the real codex binary offers in its API request", async () => {
+    const result = await runCodex({ prompt: "say hi", script: { turns: [{ text: "hi" }] } });
+    try {
+      const offered = [...new Set((result.trace.modelRequests ?? []).flatMap((r) => r.tools.map((t) => t.name)))];
+      expect(offered).toContain("exec_command");
+      const unknown = offered.filter((t) => !codexDialect.mcpToolPattern.test(t) && classifyToolEffect(t, codexDialect) === "unknown");
+      expect(unknown, `unclassified tools in codex ${result.trace.source.agentVersion ?? ""}'s API request`).toEqual([]);
+    } finally {
+      await result.cleanup();
+    }
   });
 });
