@@ -6,8 +6,8 @@
 export { runHarness, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
 export type { HarnessResult } from "./claude/run-harness.js";
 export type { HarnessSpec, McpConfig, PermissionMode } from "./claude/spec.js";
-export { HarnessError } from "./claude/failure.js";
-export type { FailureReason, FailureFacts } from "./claude/failure.js";
+export { HarnessError } from "./run/failure.js";
+export type { FailureReason, FailureFacts } from "./run/failure.js";
 export { resolveClaudeBinary } from "./claude/binary.js";
 export { scrubEnv } from "./claude/env.js";
 export { runHook, buildHookInput } from "./hook/run-hook.js";

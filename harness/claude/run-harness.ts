@@ -14,7 +14,9 @@ import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
 import { keepRunDirs, prepareRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { resolveClaudeBinary } from "./binary.js";
 import { buildChildEnv, ownedVariables } from "./env.js";
-import { HarnessError, chooseReason, describeReason, quoteArg, type FailureReason } from "./failure.js";
+import { HarnessError, quoteArg } from "../run/failure.js";
+import { chooseFailureReason, describeFailure } from "../run/reason.js";
+import { CLAUDE_FAILURES } from "./failure.js";
 import { validateSpec, type HarnessSpec } from "./spec.js";
 
 /** What a harness run produced. */
@@ -131,8 +133,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
     if (proc.timedOut) extra.push({ kind: "timeout", message: `the run was killed after ${timeoutMs} ms (timeoutMs); the trace holds what it did until then` });
     else if (proc.aborted) extra.push({ kind: "killed", message: "the run was aborted; the trace holds what it did until then" });
     const trace = merge(parsed, files, mockRun.requests, extra);
-    let reason: FailureReason | undefined = chooseReason(proc, trace, mockRun);
-    if (proc.spawnError && (proc.spawnError as NodeJS.ErrnoException).code === "ENOENT") reason = "binary-missing";
+    const reason = chooseFailureReason(proc, trace, CLAUDE_FAILURES, mockRun);
 
     // With keep, cleanup() has nothing to do; otherwise it removes the temp root once.
     let cleaned = spec.keep === true;
@@ -166,7 +167,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
         timedOut: proc.timedOut,
         durationMs: proc.durationMs,
       },
-      describeReason(reason, proc, timeoutMs, trace, mockRun),
+      describeFailure(reason, CLAUDE_FAILURES, proc, timeoutMs, trace, mockRun),
       {
         result,
         extra: [

@@ -9,7 +9,8 @@ import { codexDialect } from "../../src/effects/dialect.js";
 import type { RunError, Trace, TraceSource } from "../../src/trace/types.js";
 import { loadScript } from "../../mock-model/script/schema.js";
 import type { ResponsesMockRun } from "../../mock-model/responses/run-state.js";
-import { HarnessError, quoteArg, type FailureReason } from "../claude/failure.js";
+import { HarnessError, quoteArg } from "../run/failure.js";
+import { chooseFailureReason, describeFailure } from "../run/reason.js";
 import { useSharedMock } from "../claude/run-harness.js";
 import { runProcess } from "../process/run-process.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
@@ -18,7 +19,7 @@ import { resolveCodexBinary } from "./binary.js";
 import { buildCodexArgs, readMcpServers, DEFAULT_CODEX_MODEL, DEFAULT_CODEX_SANDBOX } from "./config.js";
 import { buildCodexEnv, ownedCodexVariables } from "./env.js";
 import { parseCodexEvents } from "./events.js";
-import { chooseCodexReason, describeCodexReason } from "./failure.js";
+import { CODEX_FAILURES } from "./failure.js";
 import { mergeModelCalls } from "./merge.js";
 import { validateCodexSpec, type CodexSpec } from "./spec.js";
 import { buildCodexTrace } from "./trace.js";
@@ -126,7 +127,7 @@ export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
     if (proc.timedOut) extra.push({ kind: "timeout", message: `the run was killed after ${timeoutMs} ms (timeoutMs); the trace holds what it did until then` });
     else if (proc.aborted) extra.push({ kind: "killed", message: "the run was aborted; the trace holds what it did until then" });
     const trace: Trace = { ...built, files, modelRequests: [...mockRun.requests], errors: [...built.errors, ...extra] };
-    const reason: FailureReason | undefined = chooseCodexReason(proc, trace, mockRun);
+    const reason = chooseFailureReason(proc, trace, CODEX_FAILURES, mockRun);
 
     // With keep, cleanup() has nothing to do; otherwise it removes the temp root once.
     let cleaned = spec.keep === true;
@@ -160,7 +161,7 @@ export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
         timedOut: proc.timedOut,
         durationMs: proc.durationMs,
       },
-      describeCodexReason(reason, proc, timeoutMs, trace, mockRun),
+      describeFailure(reason, CODEX_FAILURES, proc, timeoutMs, trace, mockRun),
       {
         result,
         agent: "codex",

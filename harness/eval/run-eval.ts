@@ -10,7 +10,8 @@ import { parseTranscript } from "../../src/trace/transcript.js";
 import type { RunError, Trace } from "../../src/trace/types.js";
 import { resolveClaudeBinary } from "../claude/binary.js";
 import { scrubEnv } from "../claude/env.js";
-import { HarnessError, quoteArg, type FailureReason } from "../claude/failure.js";
+import { HarnessError, quoteArg, type FailureReason } from "../run/failure.js";
+import { chooseFailureReason, describeFailure, type FailureProfile } from "../run/reason.js";
 import { buildArgs, DEFAULT_PERMISSION_MODE } from "../claude/run-harness.js";
 import type { HarnessSpec } from "../claude/spec.js";
 import { runProcess, type ProcessResult } from "../process/run-process.js";
@@ -66,35 +67,24 @@ export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs:
   };
 }
 
+/** The real API's words: no mock, so every API error is a fault, explained with what to do about it. */
+const EVAL_FAILURES: FailureProfile = {
+  agent: "claude",
+  // A missing binary ranks below a timeout or an abort here; no mock, so no script overrun.
+  order: ["timed-out", "killed", "binary-missing", "api-fault", "crashed"],
+  hasApiError: (trace) => trace.outcome?.apiErrorStatus !== undefined || trace.errors.some((e) => e.kind === "api-error"),
+  describeApiFault(trace) {
+    const status = trace.outcome?.apiErrorStatus;
+    const message = trace.errors.find((e) => e.kind === "api-error")?.message ?? `status ${status}`;
+    const hint = status === 401 ? " — the API key was refused: check ANTHROPIC_API_KEY" : status === 529 || status === 429 ? " — the API is overloaded or rate-limited: lower concurrency or retry later" : "";
+    return `failed with an API error: ${message}${hint}`;
+  },
+  ending: "a result",
+};
+
 /** Why a finished real-API run failed, or undefined (max turns and the budget cap are the agent's ending, not a failure). */
 export function chooseEvalReason(proc: ProcessResult, trace: Trace): FailureReason | undefined {
-  if (proc.timedOut) return "timed-out";
-  if (proc.aborted || (proc.signal !== null && !trace.complete)) return "killed";
-  if (proc.spawnError && (proc.spawnError as NodeJS.ErrnoException).code === "ENOENT") return "binary-missing";
-  if (trace.outcome?.apiErrorStatus !== undefined || trace.errors.some((e) => e.kind === "api-error")) return "api-fault";
-  if (!trace.complete) return "crashed";
-  return undefined;
-}
-
-function describe(reason: FailureReason, proc: ProcessResult, timeoutMs: number, trace: Trace): string {
-  switch (reason) {
-    case "timed-out":
-      return `timed out after ${timeoutMs} ms (the process tree was killed)`;
-    case "killed":
-      return proc.aborted ? "was aborted (the process tree was killed)" : `was killed by ${proc.signal ?? "a signal"}`;
-    case "binary-missing":
-      return "could not start: the claude binary is missing";
-    case "api-fault": {
-      const status = trace.outcome?.apiErrorStatus;
-      const message = trace.errors.find((e) => e.kind === "api-error")?.message ?? `status ${status}`;
-      const hint = status === 401 ? " — the API key was refused: check ANTHROPIC_API_KEY" : status === 529 || status === 429 ? " — the API is overloaded or rate-limited: lower concurrency or retry later" : "";
-      return `failed with an API error: ${message}${hint}`;
-    }
-    case "crashed":
-      return `ended without a result (exit code ${proc.exitCode ?? "none"}${proc.spawnError ? `, ${proc.spawnError.message}` : ""})`;
-    default:
-      return reason;
-  }
+  return chooseFailureReason(proc, trace, EVAL_FAILURES);
 }
 
 /**
@@ -158,7 +148,7 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     if (reason === undefined) return result;
     const failure = new HarnessError<EvalRunResult>(
       { reason, command, workDir: dirs.workDir, stderrTail: proc.stderr.slice(-4000), exitCode: proc.exitCode, signal: proc.signal, timedOut: proc.timedOut, durationMs: proc.durationMs },
-      describe(reason, proc, timeoutMs, trace),
+      describeFailure(reason, EVAL_FAILURES, proc, timeoutMs, trace),
       {
         result,
         extra: [
