@@ -5,36 +5,24 @@
  * a skipped eval.
  */
 import path from "node:path";
-import { isProctorError, ProctorError } from "../../src/errors/proctor-error.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
-import type { RunError, Trace } from "../../src/trace/types.js";
+import type { Trace } from "../../src/trace/types.js";
 import { resolveClaudeBinary } from "../claude/binary.js";
 import { scrubEnv } from "../claude/env.js";
-import { HarnessError, quoteArg, type FailureReason } from "../run/failure.js";
-import { chooseFailureReason, describeFailure, type FailureProfile } from "../run/reason.js";
+import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { buildArgs, DEFAULT_PERMISSION_MODE } from "../claude/run-harness.js";
 import type { HarnessSpec } from "../claude/spec.js";
-import { runProcess, type ProcessResult } from "../process/run-process.js";
-import { keepRunDirs, prepareRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
-import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
+import type { ProcessResult } from "../process/run-process.js";
+import type { FailureReason } from "../run/failure.js";
+import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
+import { chooseFailureReason, type FailureProfile } from "../run/reason.js";
+import type { AgentRunResult } from "../run/result.js";
+import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { DEFAULT_EVAL_BUDGET_USD, DEFAULT_EVAL_MAX_RETRIES, DEFAULT_EVAL_TIMEOUT_MS, resolveApiKey, validateEvalSpec, type RunEvalSpec } from "./spec.js";
 
 /** What a real-API run produced: runHarness's result without the mock's view. */
-export interface EvalRunResult {
-  readonly trace: Trace;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly workDir: string;
-  /** The argv the binary was run with (the key is in the environment, never here). */
-  readonly command: readonly string[];
-  readonly durationMs: number;
-  readonly timedOut: boolean;
-  /** Why the run failed (only with `reject: false`; otherwise it was thrown). */
-  readonly failure?: HarnessError<EvalRunResult>;
-  cleanup(): Promise<void>;
-}
+export interface EvalRunResult extends AgentRunResult<EvalRunResult> {}
 
 /** The CLI arguments: runHarness's, plus the per-run cost cap. */
 export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): string[] {
@@ -69,7 +57,7 @@ export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs:
 
 /** The real API's words: no mock, so every API error is a fault, explained with what to do about it. */
 const EVAL_FAILURES: FailureProfile = {
-  agent: "claude",
+  ...CLAUDE_FAILURES,
   // A missing binary ranks below a timeout or an abort here; no mock, so no script overrun.
   order: ["timed-out", "killed", "binary-missing", "api-fault", "crashed"],
   hasApiError: (trace) => trace.outcome?.apiErrorStatus !== undefined || trace.errors.some((e) => e.kind === "api-error"),
@@ -79,7 +67,6 @@ const EVAL_FAILURES: FailureProfile = {
     const hint = status === 401 ? " — the API key was refused: check ANTHROPIC_API_KEY" : status === 529 || status === 429 ? " — the API is overloaded or rate-limited: lower concurrency or retry later" : "";
     return `failed with an API error: ${message}${hint}`;
   },
-  ending: "a result",
 };
 
 /** Why a finished real-API run failed, or undefined (max turns and the budget cap are the agent's ending, not a failure). */
@@ -102,67 +89,19 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     });
   }
   const cwd = path.resolve(spec.cwd ?? process.cwd());
-  const timeoutMs = spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS;
-  let binary: string;
-  try {
-    binary = resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
-  } catch (error) {
-    if (!isProctorError(error)) throw error;
-    throw new HarnessError({ reason: "binary-missing", command: "claude -p …", stderrTail: "", exitCode: null, signal: null, timedOut: false, durationMs: 0 }, "could not start", {
-      cause: error,
-      extra: [`  ${error.message.replace(/\n/g, "\n  ")}`],
-    });
-  }
-
-  const dirs = prepareRunDirs({ ...spec, script: {} } as HarnessSpec, cwd);
-  const args = buildEvalArgs(spec, dirs, cwd);
-  const command = `${[binary, ...args].map(quoteArg).join(" ")} <<< ${quoteArg(spec.prompt.length > 80 ? `${spec.prompt.slice(0, 79)}…` : spec.prompt)}`;
-  const env = buildEvalEnv(process.env, spec, dirs, apiKey);
-  try {
-    const before = takeSnapshot(dirs.workDir);
-    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal });
-    const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
-    const parsed = parseTranscript(proc.stdout, { sourceKind: "eval" });
-    const extra: RunError[] = [];
-    if (proc.timedOut) extra.push({ kind: "timeout", message: `the run was killed after ${timeoutMs} ms (timeoutMs); the trace holds what it did until then` });
-    else if (proc.aborted) extra.push({ kind: "killed", message: "the run was aborted; the trace holds what it did until then" });
-    const trace: Trace = { ...parsed, ...(files ? { files } : {}), errors: [...parsed.errors, ...extra] };
-    const reason = chooseEvalReason(proc, trace);
-    let kept = spec.keep === true;
-    const result: EvalRunResult & { failure?: HarnessError<EvalRunResult> } = {
-      trace,
-      exitCode: proc.exitCode,
-      signal: proc.signal,
-      stdout: proc.stdout,
-      stderr: proc.stderr,
-      workDir: dirs.workDir,
-      command: [binary, ...args],
-      durationMs: proc.durationMs,
-      timedOut: proc.timedOut,
-      async cleanup() {
-        if (!kept) removeRunDirs(dirs.root);
-        kept = true;
-      },
-    };
-    if (spec.keep) keepRunDirs(dirs.root);
-    if (reason === undefined) return result;
-    const failure = new HarnessError<EvalRunResult>(
-      { reason, command, workDir: dirs.workDir, stderrTail: proc.stderr.slice(-4000), exitCode: proc.exitCode, signal: proc.signal, timedOut: proc.timedOut, durationMs: proc.durationMs },
-      describeFailure(reason, EVAL_FAILURES, proc, timeoutMs, trace),
-      {
-        result,
-        extra: [
-          ...(trace.errors.length ? [`  trace errors:\n${trace.errors.map((e) => `    ${e.kind}: ${e.message}`).join("\n")}`] : []),
-          ...(spec.reject !== false && !spec.keep ? ["  the temp dirs are removed; pass keep: true to keep them for inspection"] : []),
-        ],
-      },
-    );
-    result.failure = failure;
-    if (spec.reject === false) return result;
-    await result.cleanup();
-    throw failure;
-  } catch (error) {
-    if (!(error instanceof HarnessError) && !spec.keep) removeRunDirs(dirs.root);
-    throw error;
-  }
+  const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
+  return runAgentProcess<EvalRunResult>({
+    failures: EVAL_FAILURES,
+    binary,
+    prompt: spec.prompt,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS,
+    keep: spec.keep,
+    reject: spec.reject,
+    signal: spec.signal,
+    prepare() {
+      const dirs = prepareRunDirs(spec, cwd);
+      return { dirs, args: buildEvalArgs(spec, dirs, cwd), env: buildEvalEnv(process.env, spec, dirs, apiKey) };
+    },
+    readTrace: (proc) => parseTranscript(proc.stdout, { sourceKind: "eval" }),
+  });
 }

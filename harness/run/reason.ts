@@ -11,6 +11,8 @@ import type { FailureReason } from "./failure.js";
 export interface FailureProfile {
   /** The CLI, as messages name it. */
   readonly agent: string;
+  /** The command a run that never started shows, e.g. `claude -p …`. */
+  readonly placeholder: string;
   /** The reasons that can apply, the first that does wins. @default DEFAULT_ORDER */
   readonly order?: readonly FailureReason[];
   /** Whether the trace shows an API error (each CLI reports one its own way). */

@@ -43,21 +43,24 @@ export function keepRunDirs(root: string): void {
   pending.delete(root);
 }
 
-function readMcpConfig(value: McpConfig | string, cwd: string): { text: string; servers: string[] } {
+function readMcpConfig(value: McpConfig | string, cwd: string, caller: string): { text: string; servers: string[] } {
   if (typeof value !== "string") return { text: JSON.stringify(value, null, 2), servers: Object.keys(value.mcpServers) };
   const file = path.resolve(cwd, value);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `runHarness: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
+    throw new ProctorError("INVALID_INPUT", `${caller}: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
   }
   const servers = typeof parsed === "object" && parsed !== null ? Object.keys((parsed as { mcpServers?: object }).mcpServers ?? {}) : [];
   return { text: JSON.stringify(parsed, null, 2), servers };
 }
 
-/** Create the run's temp root and fill it from the spec. Throws INVALID_INPUT for a bad fixture path. */
-export function prepareRunDirs(spec: HarnessSpec, cwd: string): RunDirs {
+/** What of a spec goes into the temp dirs (Codex runs bring only files and a fixture). */
+export type RunDirsSpec = Pick<HarnessSpec, "files" | "fixture" | "settings" | "skills" | "agents" | "mcpConfig">;
+
+/** Create the run's temp root and fill it from the spec. Throws INVALID_INPUT, naming `caller`, for a bad fixture path. */
+export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarness"): RunDirs {
   installExitHook();
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), "proctor-run-")));
   pending.add(root);
@@ -74,7 +77,7 @@ export function prepareRunDirs(spec: HarnessSpec, cwd: string): RunDirs {
       } catch {
         // reported below
       }
-      if (!isDir) throw new ProctorError("INVALID_INPUT", `runHarness: spec.fixture ${from} is not a directory`);
+      if (!isDir) throw new ProctorError("INVALID_INPUT", `${caller}: spec.fixture ${from} is not a directory`);
       cpSync(from, workDir, { recursive: true });
     } else mkdirSync(workDir);
     for (const [rel, content] of Object.entries(spec.files ?? {})) {
@@ -98,7 +101,7 @@ export function prepareRunDirs(spec: HarnessSpec, cwd: string): RunDirs {
     let mcpConfigFile: string | undefined;
     let mcpServers: string[] = [];
     if (spec.mcpConfig) {
-      const { text, servers } = readMcpConfig(spec.mcpConfig, cwd);
+      const { text, servers } = readMcpConfig(spec.mcpConfig, cwd, caller);
       mcpConfigFile = path.join(root, "mcp.json");
       writeFileSync(mcpConfigFile, text);
       mcpServers = servers;
