@@ -9,7 +9,7 @@ export type { HarnessSpec, McpConfig, PermissionMode } from "./claude/spec.js";
 export { HarnessError } from "./run/failure.js";
 export type { FailureReason, FailureFacts } from "./run/failure.js";
 export { resolveClaudeBinary } from "./claude/binary.js";
-export { scrubEnv } from "./claude/env.js";
+export { scrubEnv } from "./run/env.js";
 export { runHook, buildHookInput } from "./hook/run-hook.js";
 export type { RunHookOptions } from "./hook/run-hook.js";
 export { matcherMatches } from "./hook/matcher.js";

@@ -3,7 +3,7 @@
  * Claude runs) and of Codex's own settings, then the spec's variables, then the isolation
  * variables nothing may override.
  */
-import { scrubEnv } from "../claude/env.js";
+import { isolateEnv, LOCAL_MOCK_VARS } from "../run/env.js";
 import { MOCK_KEY_VAR } from "./config.js";
 
 /** Codex's own variables (CODEX_HOME, sandbox and launcher markers …): a run gets them only from the harness. */
@@ -17,20 +17,7 @@ export interface CodexIsolation {
 
 /** Scrubbed parent env + the spec's env + isolation (temp HOME and CODEX_HOME, the mock run's key). */
 export function buildCodexEnv(parent: NodeJS.ProcessEnv, specEnv: Readonly<Record<string, string>> | undefined, iso: CodexIsolation): Record<string, string> {
-  const scrubbed = Object.fromEntries(Object.entries(scrubEnv(parent)).filter(([k]) => !CODEX_VARS.test(k)));
-  return {
-    ...scrubbed,
-    ...specEnv,
-    HOME: iso.home,
-    USERPROFILE: iso.home,
-    XDG_CONFIG_HOME: `${iso.home}/.config`,
-    XDG_CACHE_HOME: `${iso.home}/.cache`,
-    XDG_DATA_HOME: `${iso.home}/.local/share`,
-    XDG_STATE_HOME: `${iso.home}/.local/state`,
-    CODEX_HOME: iso.codexHome,
-    [MOCK_KEY_VAR]: iso.apiKey,
-    NO_PROXY: "127.0.0.1,localhost",
-  };
+  return isolateEnv(parent, specEnv, iso.home, { CODEX_HOME: iso.codexHome, [MOCK_KEY_VAR]: iso.apiKey, ...LOCAL_MOCK_VARS }, CODEX_VARS);
 }
 
 /** Spec variables that would point Codex at another endpoint, account or config. */

@@ -9,12 +9,13 @@ import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
 import { resolveClaudeBinary } from "../claude/binary.js";
-import { scrubEnv } from "../claude/env.js";
+import { claudeVars } from "../claude/env.js";
 import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { buildArgs, DEFAULT_PERMISSION_MODE } from "../claude/run-harness.js";
 import type { HarnessSpec } from "../claude/spec.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
+import { isolateEnv } from "../run/env.js";
 import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
 import { chooseFailureReason, type FailureProfile } from "../run/reason.js";
 import type { AgentRunResult } from "../run/result.js";
@@ -35,24 +36,8 @@ export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): st
 
 /** Scrubbed parent env + the spec's env + isolation and the one credential the run may use. */
 export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir">, apiKey: string): Record<string, string> {
-  return {
-    ...scrubEnv(parent),
-    ...spec.env,
-    HOME: dirs.home,
-    USERPROFILE: dirs.home,
-    XDG_CONFIG_HOME: `${dirs.home}/.config`,
-    XDG_CACHE_HOME: `${dirs.home}/.cache`,
-    XDG_DATA_HOME: `${dirs.home}/.local/share`,
-    XDG_STATE_HOME: `${dirs.home}/.local/state`,
-    CLAUDE_CONFIG_DIR: dirs.configDir,
-    ANTHROPIC_API_KEY: apiKey,
-    ...(spec.baseUrl ? { ANTHROPIC_BASE_URL: spec.baseUrl } : {}),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_MAX_RETRIES: String(spec.maxRetries ?? DEFAULT_EVAL_MAX_RETRIES),
-  };
+  const vars = claudeVars({ configDir: dirs.configDir, apiKey, baseUrl: spec.baseUrl, maxRetries: spec.maxRetries ?? DEFAULT_EVAL_MAX_RETRIES });
+  return isolateEnv(parent, spec.env, dirs.home, vars);
 }
 
 /** The real API's words: no mock, so every API error is a fault, explained with what to do about it. */
