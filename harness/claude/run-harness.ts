@@ -14,7 +14,7 @@ import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { resolveClaudeBinary } from "./binary.js";
 import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
-import { validateSpec, type HarnessSpec } from "./spec.js";
+import { refuseRootBypass, validateSpec, type HarnessSpec } from "./spec.js";
 
 /** What a harness run produced. */
 export interface HarnessResult extends AgentRunResult<HarnessResult> {
@@ -41,13 +41,7 @@ export function buildArgs(spec: HarnessSpec, dirs: RunDirs, cwd: string): string
   return args;
 }
 
-function refuseRootBypass(spec: HarnessSpec): void {
-  const root = typeof process.getuid === "function" && process.getuid() === 0;
-  if (root && spec.permissionMode === "bypassPermissions" && spec.env?.IS_SANDBOX !== "1") {
-    throw new ProctorError("INVALID_INPUT", "runHarness: permissionMode bypassPermissions is refused by claude when running as root", {
-      detail: '  use the default (acceptEdits) plus allowedTools, or declare a sandbox with env: { IS_SANDBOX: "1" }',
-    });
-  }
+function refuseOwnedEnv(spec: HarnessSpec): void {
   const owned = ownedVariables(spec.env);
   if (owned.length > 0) {
     throw new ProctorError("INVALID_INPUT", `runHarness: spec.env sets ${owned.join(", ")}, which the harness owns (the mock model's endpoint and key, the isolated HOME and config dir)`, {
@@ -62,7 +56,8 @@ function refuseRootBypass(spec: HarnessSpec): void {
  */
 export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   validateSpec(spec);
-  refuseRootBypass(spec);
+  refuseRootBypass(spec, "runHarness");
+  refuseOwnedEnv(spec);
   const cwd = path.resolve(spec.cwd ?? process.cwd());
   const script = typeof spec.script === "string" ? loadScript(path.resolve(cwd, spec.script)) : spec.script;
   const binary = findAgentBinary(CLAUDE_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));

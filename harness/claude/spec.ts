@@ -1,7 +1,7 @@
 /** What one harness run is made of, and the checks that reject a bad spec before anything spawns. */
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
-import { describeValue } from "../../src/checks/validate.js";
+import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { Script } from "../../mock-model/script/types.js";
 
@@ -75,54 +75,45 @@ export interface HarnessSpec {
   readonly signal?: AbortSignal;
 }
 
-const FIELDS = new Set([
-  "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
-  "permissionMode", "maxTurns", "model", "args", "env", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal",
-]);
 const MODES = ["default", "acceptEdits", "dontAsk", "plan", "bypassPermissions"];
-
-function bad(field: string, problem: string, value: unknown): never {
-  throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${problem}; got ${describeValue(value)}`);
-}
-
-const isStringMap = (v: unknown) => isPlainObject(v) && Object.values(v).every((x) => typeof x === "string");
 const isStringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "");
+
+/** A harness spec's fields in order, with the rules of those only Claude Code runs have. */
+const HARNESS_SPEC: SpecShape = {
+  runner: "runHarness",
+  noun: "a harness spec",
+  fields: [
+    "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
+    "permissionMode", "maxTurns", "model", "args", "env", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal",
+  ],
+  rules: {
+    settings: [isPlainObject, "must be a settings object"],
+    plugins: [isStringList, "must be an array of plugin directory paths"],
+    skills: [isStringMap, "must map skill names to SKILL.md text"],
+    agents: [isStringMap, "must map agent names to agent .md text"],
+    allowedTools: [isStringList, "must be an array of tool names/rules"],
+    disallowedTools: [isStringList, "must be an array of tool names/rules"],
+    permissionMode: [(v) => MODES.includes(v as string), `must be one of ${MODES.join(", ")}`],
+    maxTurns: [(v) => Number.isInteger(v) && (v as number) > 0, "must be a positive integer"],
+    claudePath: [(v) => typeof v === "string" && v !== "", "must be the path of the claude binary"],
+    mock: [(v) => typeof v === "object" && v !== null && typeof (v as { addRun?: unknown }).addRun === "function", "must be a server from startMockModel()"],
+  },
+};
 
 /** Reject a malformed spec, naming the field, the bad value and its type. */
 export function validateSpec(spec: unknown): asserts spec is HarnessSpec {
-  if (!isPlainObject(spec)) bad("", "must be an object like { prompt, script }", spec);
-  for (const key of Object.keys(spec)) if (!FIELDS.has(key)) bad(key, `is not a field of a harness spec (fields: ${[...FIELDS].join(", ")})`, spec[key]);
-  if (typeof spec.prompt !== "string" || spec.prompt.trim() === "") bad("prompt", "must be a non-empty string", spec.prompt);
-  if (typeof spec.script !== "string" && !isPlainObject(spec.script)) bad("script", "must be a Script object or the path of a script file", spec.script);
-  const optional: [string, (v: unknown) => boolean, string][] = [
-    ["files", isStringMap, "must map relative paths to file contents (strings)"],
-    ["fixture", (v) => typeof v === "string" && v !== "", "must be a directory path"],
-    ["settings", isPlainObject, "must be a settings object"],
-    ["plugins", isStringList, "must be an array of plugin directory paths"],
-    ["skills", isStringMap, "must map skill names to SKILL.md text"],
-    ["agents", isStringMap, "must map agent names to agent .md text"],
-    ["mcpConfig", (v) => typeof v === "string" || (isPlainObject(v) && isPlainObject(v.mcpServers)), 'must be {"mcpServers": {…}} or a config file path'],
-    ["allowedTools", isStringList, "must be an array of tool names/rules"],
-    ["disallowedTools", isStringList, "must be an array of tool names/rules"],
-    ["permissionMode", (v) => MODES.includes(v as string), `must be one of ${MODES.join(", ")}`],
-    ["maxTurns", (v) => Number.isInteger(v) && (v as number) > 0, "must be a positive integer"],
-    ["model", (v) => typeof v === "string" && v !== "", "must be a model name"],
-    ["args", (v) => Array.isArray(v) && v.every((x) => typeof x === "string"), "must be an array of strings"],
-    ["env", isStringMap, "must map variable names to string values"],
-    ["timeoutMs", (v) => typeof v === "number" && v > 0 && Number.isFinite(v), "must be a positive number of milliseconds"],
-    ["maxRetries", (v) => Number.isInteger(v) && (v as number) >= 0, "must be a non-negative integer"],
-    ["keep", (v) => typeof v === "boolean", "must be a boolean"],
-    ["claudePath", (v) => typeof v === "string" && v !== "", "must be the path of the claude binary"],
-    ["mock", (v) => typeof v === "object" && v !== null && typeof (v as { addRun?: unknown }).addRun === "function", "must be a server from startMockModel()"],
-    ["reject", (v) => typeof v === "boolean", "must be a boolean"],
-    ["cwd", (v) => typeof v === "string" && v !== "", "must be a directory path"],
-    ["signal", (v) => v instanceof AbortSignal, "must be an AbortSignal"],
-  ];
-  for (const [field, ok, problem] of optional) if (spec[field] !== undefined && !ok(spec[field])) bad(field, problem, spec[field]);
-  for (const p of Object.keys((spec.files ?? {}) as object)) {
-    if (p.startsWith("/") || p.split(/[\\/]/).includes("..")) bad(`files[${JSON.stringify(p)}]`, "must be a path inside the work dir (relative, no ..)", p);
-  }
+  checkAgentSpec(spec, HARNESS_SPEC);
   for (const name of [...Object.keys((spec.skills ?? {}) as object), ...Object.keys((spec.agents ?? {}) as object)]) {
-    if (!/^[\w.:-]+$/.test(name)) bad("skills/agents", "names must be plain file names (letters, digits, . _ : -)", name);
+    if (!/^[\w.:-]+$/.test(name)) rejectField("runHarness", "skills/agents", "names must be plain file names (letters, digits, . _ : -)", name);
+  }
+}
+
+/** Claude refuses bypassPermissions as root unless the run declares a sandbox; say so before anything spawns. */
+export function refuseRootBypass(spec: Pick<HarnessSpec, "permissionMode" | "env">, runner: string): void {
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  if (root && spec.permissionMode === "bypassPermissions" && spec.env?.IS_SANDBOX !== "1") {
+    throw new ProctorError("INVALID_INPUT", `${runner}: permissionMode bypassPermissions is refused by claude when running as root`, {
+      detail: '  use the default (acceptEdits) plus allowedTools, or declare a sandbox with env: { IS_SANDBOX: "1" }',
+    });
   }
 }

@@ -1,7 +1,6 @@
 /** What one Codex run is made of, and the checks that reject a bad spec before anything spawns. */
-import { ProctorError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
-import { describeValue } from "../../src/checks/validate.js";
+import { checkAgentSpec, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { Script } from "../../mock-model/script/types.js";
 import type { McpConfig } from "../claude/spec.js";
@@ -60,44 +59,25 @@ export interface CodexSpec {
   readonly signal?: AbortSignal;
 }
 
-const FIELDS = new Set([
-  "prompt", "script", "files", "fixture", "model", "sandbox", "mcpConfig", "config", "args", "env", "timeoutMs", "maxRetries", "keep", "codexPath",
-  "mock", "reject", "cwd", "signal",
-]);
 const SANDBOXES = ["read-only", "workspace-write", "danger-full-access"];
 
-function bad(field: string, problem: string, value: unknown): never {
-  throw new ProctorError("INVALID_INPUT", `runCodex: spec.${field} ${problem}; got ${describeValue(value)}`);
-}
-
-const isStringMap = (v: unknown) => isPlainObject(v) && Object.values(v).every((x) => typeof x === "string");
+/** A Codex spec's fields in order, with the rules of those only Codex runs have. */
+const CODEX_SPEC: SpecShape = {
+  runner: "runCodex",
+  noun: "a Codex spec",
+  fields: [
+    "prompt", "script", "files", "fixture", "model", "sandbox", "mcpConfig", "config", "args", "env", "timeoutMs", "maxRetries", "keep", "codexPath",
+    "mock", "reject", "cwd", "signal",
+  ],
+  rules: {
+    sandbox: [(v) => SANDBOXES.includes(v as string), `must be one of ${SANDBOXES.join(", ")}`],
+    config: [isPlainObject, "must map config keys to values"],
+    codexPath: [(v) => typeof v === "string" && v !== "", "must be the path of the codex binary"],
+    mock: [(v) => typeof v === "object" && v !== null && typeof (v as { addResponsesRun?: unknown }).addResponsesRun === "function", "must be a server from startMockModel()"],
+  },
+};
 
 /** Reject a malformed spec, naming the field, the bad value and its type. */
 export function validateCodexSpec(spec: unknown): asserts spec is CodexSpec {
-  if (!isPlainObject(spec)) bad("", "must be an object like { prompt, script }", spec);
-  for (const key of Object.keys(spec)) if (!FIELDS.has(key)) bad(key, `is not a field of a Codex spec (fields: ${[...FIELDS].join(", ")})`, spec[key]);
-  if (typeof spec.prompt !== "string" || spec.prompt.trim() === "") bad("prompt", "must be a non-empty string", spec.prompt);
-  if (typeof spec.script !== "string" && !isPlainObject(spec.script)) bad("script", "must be a Script object or the path of a script file", spec.script);
-  const optional: [string, (v: unknown) => boolean, string][] = [
-    ["files", isStringMap, "must map relative paths to file contents (strings)"],
-    ["fixture", (v) => typeof v === "string" && v !== "", "must be a directory path"],
-    ["model", (v) => typeof v === "string" && v !== "", "must be a model name"],
-    ["sandbox", (v) => SANDBOXES.includes(v as string), `must be one of ${SANDBOXES.join(", ")}`],
-    ["mcpConfig", (v) => typeof v === "string" || (isPlainObject(v) && isPlainObject(v.mcpServers)), 'must be {"mcpServers": {…}} or a config file path'],
-    ["config", isPlainObject, "must map config keys to values"],
-    ["args", (v) => Array.isArray(v) && v.every((x) => typeof x === "string"), "must be an array of strings"],
-    ["env", isStringMap, "must map variable names to string values"],
-    ["timeoutMs", (v) => typeof v === "number" && v > 0 && Number.isFinite(v), "must be a positive number of milliseconds"],
-    ["maxRetries", (v) => Number.isInteger(v) && (v as number) >= 0, "must be a non-negative integer"],
-    ["keep", (v) => typeof v === "boolean", "must be a boolean"],
-    ["codexPath", (v) => typeof v === "string" && v !== "", "must be the path of the codex binary"],
-    ["mock", (v) => typeof v === "object" && v !== null && typeof (v as { addResponsesRun?: unknown }).addResponsesRun === "function", "must be a server from startMockModel()"],
-    ["reject", (v) => typeof v === "boolean", "must be a boolean"],
-    ["cwd", (v) => typeof v === "string" && v !== "", "must be a directory path"],
-    ["signal", (v) => v instanceof AbortSignal, "must be an AbortSignal"],
-  ];
-  for (const [field, ok, problem] of optional) if (spec[field] !== undefined && !ok(spec[field])) bad(field, problem, spec[field]);
-  for (const p of Object.keys((spec.files ?? {}) as object)) {
-    if (p.startsWith("/") || p.split(/[\\/]/).includes("..")) bad(`files[${JSON.stringify(p)}]`, "must be a path inside the work dir (relative, no ..)", p);
-  }
+  checkAgentSpec(spec, CODEX_SPEC);
 }

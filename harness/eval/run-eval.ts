@@ -5,14 +5,13 @@
  * a skipped eval.
  */
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
 import { resolveClaudeBinary } from "../claude/binary.js";
 import { claudeVars } from "../claude/env.js";
 import { CLAUDE_FAILURES } from "../claude/failure.js";
-import { buildArgs, DEFAULT_PERMISSION_MODE } from "../claude/run-harness.js";
-import type { HarnessSpec } from "../claude/spec.js";
+import { buildArgs } from "../claude/run-harness.js";
+import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
 import { isolateEnv } from "../run/env.js";
@@ -67,12 +66,7 @@ export function chooseEvalReason(proc: ProcessResult, trace: Trace): FailureReas
 export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   validateEvalSpec(spec);
   const apiKey = resolveApiKey(spec);
-  const root = typeof process.getuid === "function" && process.getuid() === 0;
-  if (root && spec.permissionMode === "bypassPermissions" && spec.env?.IS_SANDBOX !== "1") {
-    throw new ProctorError("INVALID_INPUT", "runEval: permissionMode bypassPermissions is refused by claude when running as root", {
-      detail: `  use the default (${DEFAULT_PERMISSION_MODE}) plus allowedTools, or declare a sandbox with env: { IS_SANDBOX: "1" }`,
-    });
-  }
+  refuseRootBypass(spec, "runEval");
   const cwd = path.resolve(spec.cwd ?? process.cwd());
   const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
   return runAgentProcess<EvalRunResult>({
