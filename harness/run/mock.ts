@@ -1,15 +1,9 @@
 /** The mock model as the run lifecycle sees it, and the one server runs share unless they bring their own. */
-import type { ModelRequest } from "../../src/trace/types.js";
+import type { ScriptedRun, ScriptedRunError } from "../../mock-model/run/scripted-run.js";
 import { startMockModel, type MockModel } from "../../mock-model/server/start.js";
 
-/** What the lifecycle reads from a mock run (a Messages or a Responses run): its errors, requests and last request. */
-export interface MockView {
-  readonly requests: readonly ModelRequest[];
-  readonly errors: readonly { readonly kind: string; readonly message: string }[];
-  readonly faultsServed: number;
-  describeLastRequest(): string | undefined;
-  remove(): void;
-}
+/** A mock run as the lifecycle reads it, whichever API it speaks: its requests, errors, faults and last request. */
+export type MockView = ScriptedRun<ScriptedRunError<string>>;
 
 let sharedMock: Promise<MockModel> | undefined;
 
