@@ -66,11 +66,8 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   return runAgentProcess<HarnessResult>({
     failures: CLAUDE_FAILURES,
     binary,
-    prompt: spec.prompt,
+    spec,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    keep: spec.keep,
-    reject: spec.reject,
-    signal: spec.signal,
     mockRun,
     prepare() {
       const dirs = prepareRunDirs(spec, cwd);

@@ -71,11 +71,8 @@ export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
   return runAgentProcess<CodexResult>({
     failures: CODEX_FAILURES,
     binary,
-    prompt: spec.prompt,
+    spec,
     timeoutMs: spec.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS,
-    keep: spec.keep,
-    reject: spec.reject,
-    signal: spec.signal,
     mockRun,
     prepare() {
       const dirs = prepareRunDirs({ files: spec.files, fixture: spec.fixture }, cwd, "runCodex");

@@ -72,11 +72,8 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   return runAgentProcess<EvalRunResult>({
     failures: EVAL_FAILURES,
     binary,
-    prompt: spec.prompt,
+    spec,
     timeoutMs: spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS,
-    keep: spec.keep,
-    reject: spec.reject,
-    signal: spec.signal,
     prepare() {
       const dirs = prepareRunDirs(spec, cwd);
       return { dirs, args: buildEvalArgs(spec, dirs, cwd), env: buildEvalEnv(process.env, spec, dirs, apiKey) };

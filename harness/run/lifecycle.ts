@@ -26,12 +26,10 @@ export interface AgentRun {
   /** How this kind of run names its CLI and says why it failed. */
   readonly failures: FailureProfile;
   readonly binary: string;
-  /** The user prompt, sent on stdin. */
-  readonly prompt: string;
+  /** What every agent's spec says about a run's life: the prompt (sent on stdin), keep, reject and an abort signal. */
+  readonly spec: { readonly prompt: string; readonly keep?: boolean; readonly reject?: boolean; readonly signal?: AbortSignal };
+  /** The spec's timeoutMs or the agent's default. */
   readonly timeoutMs: number;
-  readonly keep?: boolean;
-  readonly reject?: boolean;
-  readonly signal?: AbortSignal;
   /** The mock model's run (absent against the real API): its errors join the trace, it stops serving when the run ends. */
   readonly mockRun?: MockView;
   /** Create the temp dirs and say how to start the binary in them (the mock run is removed if this throws). */
@@ -73,9 +71,9 @@ function runErrors(proc: ProcessResult, timeoutMs: number, mockRun: MockView | u
  * up alike. Rejects with a HarnessError when the run failed (unless `reject: false`).
  */
 export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun): Promise<R> {
-  const { failures, binary, mockRun, timeoutMs } = run;
-  const keep = run.keep === true;
-  const reject = run.reject ?? true;
+  const { failures, binary, mockRun, timeoutMs, spec } = run;
+  const keep = spec.keep === true;
+  const reject = spec.reject ?? true;
   let launch: Launch;
   try {
     launch = run.prepare();
@@ -84,11 +82,11 @@ export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun
     throw error;
   }
   const { dirs, args, env } = launch;
-  const command = describeCommand(binary, args, run.prompt);
+  const command = describeCommand(binary, args, spec.prompt);
 
   try {
     const before = takeSnapshot(dirs.workDir);
-    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: run.prompt, timeoutMs, signal: run.signal });
+    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal });
     const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
     const own = run.readTrace(proc, dirs);
     const errors = runErrors(proc, timeoutMs, mockRun);
