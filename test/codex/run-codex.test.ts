@@ -66,7 +66,8 @@ describe("runCodex (real codex binary)", () => {
     validateTrace(trace);
     vexpect(trace.source).toMatchObject({ kind: "codex", model: "gpt-5.5", permissionMode: "workspace-write", cwd: result.workDir, agentVersion: "0.171.0" });
     vexpect(trace.source.tools).toEqual(vexpect.arrayContaining(["exec_command", "apply_patch"]));
-    vexpect(trace.toolCalls.map((c) => [c.name, c.status, c.input.command ?? c.input.changes])).toEqual([
+    const outputs = trace.toolCalls.map((c) => `${c.name} → ${c.status}: ${c.result?.slice(0, 300)}`).join("\n");
+    vexpect(trace.toolCalls.map((c) => [c.name, c.status, c.input.command ?? c.input.changes]), `what Codex told the model:\n${outputs}`).toEqual([
       ["exec_command", "success", "cat notes.txt"],
       ["apply_patch", "success", [{ path: "SUMMARY.md", kind: "add" }, { path: "notes.txt", kind: "update" }]],
       // Codex's own policy refuses rm -rf, and its JSON stream says nothing about it; the mock saw the call.
