@@ -87,7 +87,7 @@ const startup = [
 ];
 
 // Agreement: every case's verdict must be the same three ways (else the comparison is meaningless).
-const [report] = JSON.parse(readFileSync(proctorJson, "utf8"));
+const [report] = JSON.parse(readFileSync(proctorJson, "utf8")); // one report per eval, always an array
 const proctorPass = Array.from({ length: N }, (_, i) => report.checks.every((c) => c.outcomes[i] === "1"));
 const promptfooPass = (out) => {
   const rows = JSON.parse(readFileSync(join(dir, out), "utf8")).results.results;

@@ -166,7 +166,8 @@ const run: Command = async (argv) => {
     process.stdout.write(`\nagainst baseline ${baselineFile}:\n${renderBaselineDiff(diff)}`);
   }
   // One eval: its CheckReport (what `proctor merge` reads); several: an array of them.
-  if (values.json) await writeJson(values.json, reports.length === 1 ? reports[0] : reports);
+  // Always an array, one report per eval that ran: the shape doesn't change with the number of evals.
+  if (values.json) await writeJson(values.json, reports);
   if (values.junit) {
     const { diffSuites, reportSuites } = await import("../../../reporters/junit/from-reports.js");
     const { buildJunitXml, writeJunit } = await import("../../../reporters/junit/xml.js");
