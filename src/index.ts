@@ -87,6 +87,7 @@ export type { LoadedEvalFile } from "./eval/load.js";
 export { runEvals, chooseTier } from "./eval/run-evals.js";
 export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, Tier } from "./eval/run-evals.js";
 
+// safety layer: effects and purity, the shell classifier, policies, Rule of Two, rungs, envelopes, contracts
 export type { BashEffect, BashVerdict } from "./effects/bash/classify.js";
 export { classifyBash, isReadOnlyBash, explainBash } from "./effects/bash/classify.js";
 export type { HarnessDialect } from "./effects/dialect.js";
