@@ -1,26 +1,11 @@
-import { readFileSync } from "node:fs";
 import { readTranscript } from "../../trace/transcript.js";
-import { checksFromJSON } from "../../checks/from-json.js";
+import { readChecksFile } from "../../../reporters/input/read-checks.js";
 import { evalChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
 const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
-
-function readChecksFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot read checks file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `${file} is not JSON: ${(error as Error).message}\n  expected an array of checks like [{"kind":"notTool","name":"Bash"}]`);
-  }
-}
 
 const brief = ({ kind, label, pass, score, message }: CheckResult) => ({ kind, label, pass, score, message });
 
@@ -31,7 +16,7 @@ const brief = ({ kind, label, pass, score, message }: CheckResult) => ({ kind, l
 const check: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { checks: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } }, USAGE);
   if (positionals.length === 0 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
-  const checks = checksFromJSON(readChecksFile(values.checks), values.checks);
+  const checks = readChecksFile(values.checks);
   const runs = positionals.map((file) => {
     const trace = readTranscript(file);
     for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${file}: ${e.message}\n`);
