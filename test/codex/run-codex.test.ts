@@ -1,7 +1,5 @@
 /** runCodex against the real codex binary: the trace, refused calls, MCP, failures, the process tree, isolation, the WebSocket fallback. */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +7,7 @@ import { describe, expect as vexpect, it } from "vitest";
 import { HarnessError, readCodexJsonl, resolveCodexBinary, runCodex, type CodexResult } from "../../harness/index.js";
 import { buildCodexEnv } from "../../harness/codex/env.js";
 import { runProcess } from "../../harness/process/run-process.js";
+import { startTrap } from "../harness/helpers.js";
 import { startMockModel, type RawRequest } from "../../mock-model/index.js";
 import { advertised, denied, didNotWrite, expect, isProctorError, mcp, notTool, onlyTools, output, purity, received, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
 
@@ -192,17 +191,8 @@ describe("runCodex (real codex binary)", () => {
 
   it("never lets a parent credential or endpoint reach the child, the mock or a proxy", async () => {
     const CANARY = "canary-codex-4b1d";
-    const trapped: string[] = [];
-    const trap = createServer((req, res) => {
-      trapped.push(`${req.method} ${req.url}`);
-      res.end();
-    });
-    trap.on("connect", (req, socket) => {
-      trapped.push(`CONNECT ${req.url}`);
-      socket.destroy();
-    });
-    await new Promise<void>((r) => trap.listen(0, "127.0.0.1", r));
-    const trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
+    const trap = await startTrap();
+    const { trapped, url: trapUrl } = trap;
     const raw: RawRequest[] = [];
     const mock = await startMockModel({ onRequest: (r) => raw.push(r) });
     const saved = { ...process.env };

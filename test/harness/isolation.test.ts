@@ -1,9 +1,8 @@
 /** The isolation guarantee, proved against the real binary: a credential in the parent env reaches nothing. */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
 import { startMockModel, type RawRequest } from "../../mock-model/index.js";
+import { startTrap } from "./helpers.js";
 
 const CANARY = "canary-7f3a9c1e5b";
 const PLANTED = {
@@ -17,17 +16,8 @@ const PLANTED = {
 describe("isolation (real claude binary)", () => {
   it("never lets a parent credential reach the child, the mock, or a proxy; HOME and config are fresh temp dirs", async () => {
     // A proxy trap: if anything tried to leave through the parent's proxy setting, it would land here.
-    const trapped: string[] = [];
-    const trap = createServer((req, res) => {
-      trapped.push(`${req.method} ${req.url}`);
-      res.end();
-    });
-    trap.on("connect", (req, socket) => {
-      trapped.push(`CONNECT ${req.url}`);
-      socket.destroy();
-    });
-    await new Promise<void>((r) => trap.listen(0, "127.0.0.1", r));
-    const proxy = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
+    const trap = await startTrap();
+    const { trapped, url: proxy } = trap;
     const raw: RawRequest[] = [];
     const mock = await startMockModel({ onRequest: (r) => raw.push(r) });
     const saved = { ...process.env };
