@@ -24,7 +24,7 @@ export { parseTranscript, readTranscript } from "./trace/transcript.js";
 export { subagentView, mainAgentView } from "./trace/scope.js";
 
 export type { Check, CheckJSON, CheckResult, Verdict } from "./checks/check.js";
-export { defineCheck, evalChecks } from "./checks/check.js";
+export { defineCheck, evalChecks, evaluateChecks } from "./checks/check.js";
 export { assertChecks, expect, ChecksFailedError } from "./expect.js";
 export { tool, toolWith, notTool, onlyTools, toolCount, denied, mcp, baseToolName } from "./checks/tools.js";
 export { output, experimental_eachReply, experimental_replyCount, received, turns } from "./checks/text.js";
@@ -90,6 +90,7 @@ export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, T
 // safety layer: effects and purity, the shell classifier, policies, Rule of Two, rungs, envelopes, contracts
 export type { BashEffect, BashVerdict } from "./effects/bash/classify.js";
 export { classifyBash, isReadOnlyBash, explainBash } from "./effects/bash/classify.js";
+export { loadShellParser } from "./effects/bash/parser.js";
 export type { HarnessDialect } from "./effects/dialect.js";
 export { claudeCodeDialect, codexDialect, shellCommandOf } from "./effects/dialect.js";
 export type { ToolEffect, PurityLevel, EffectSurface, PureViolation } from "./effects/effects.js";

@@ -3,6 +3,8 @@
  * JSON. The same evaluation feeds `expect` (strict), `measure` (scored), the test-runner plugins
  * and every reporter — one evaluator, many renderers.
  */
+import { isProctorError } from "../errors/proctor-error.js";
+import { loadShellParser } from "../effects/bash/parser.js";
 import { encodeValue, formatValue } from "../match/codec.js";
 
 /** The outcome of evaluating one check against one result. */
@@ -71,6 +73,8 @@ export function defineCheck<T>(
       try {
         verdict = evaluate(target);
       } catch (error) {
+        // Not a verdict: the caller must load the parser first (or use evaluateChecks).
+        if (isProctorError(error) && error.code === "SHELL_PARSER_NOT_LOADED") throw error;
         const reason = error instanceof Error ? error.message : String(error);
         return { kind, label, pass: false, score: 0, message: `${label} threw while evaluating: ${reason}` };
       }
@@ -92,4 +96,18 @@ function labelOf(kind: string, params: Record<string, unknown>): string {
 /** Evaluate every check against a target, in order. Pure — the shared core of `expect` and `measure`. */
 export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResult[] {
   return checks.map((check) => check.eval(target));
+}
+
+/**
+ * `evalChecks` for async callers: loads the shell parser first when a check turns out to need it
+ * (`purity`, skill contracts), so nothing pays for it that does not classify a shell command.
+ */
+export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
+  try {
+    return evalChecks(target, checks);
+  } catch (error) {
+    if (!isProctorError(error) || error.code !== "SHELL_PARSER_NOT_LOADED") throw error;
+    await loadShellParser();
+    return evalChecks(target, checks);
+  }
 }

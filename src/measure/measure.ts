@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pLimit, { type LimitFunction } from "p-limit";
-import { evalChecks, type Check } from "../checks/check.js";
+import { evaluateChecks, type Check } from "../checks/check.js";
 import { isProctorError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { PROCTOR_VERSION } from "../version.js";
@@ -165,7 +165,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     }
     if (failure === undefined) {
       try {
-        tally.record(trial, evalChecks(target as T, checks), target as never);
+        tally.record(trial, await evaluateChecks(target as T, checks), target as never);
       } catch (error) {
         failure = new Error(`evaluating the checks threw: ${error instanceof Error ? error.message : String(error)}`);
       }

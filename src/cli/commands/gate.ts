@@ -17,6 +17,7 @@ import type { RuleOfTwoProfile } from "../../policy/rule-of-two.js";
 import { APPROVAL_RUNGS, type ApprovalRung } from "../../policy/rungs.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import type { BashVerdict } from "../../effects/bash/verdict.js";
 
 const USAGE =
   "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve]  (PreToolUse JSON on stdin)";
@@ -111,7 +112,12 @@ const gate: Command = async (argv) => {
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
   if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only --wasm-lazy-validation");
-  const judge = gateNeedsShell(payload.toolName, options) ? (await import("../../effects/bash/classify.js")).explainBash : undefined;
+  let judge: ((command: string) => BashVerdict) | undefined;
+  if (gateNeedsShell(payload.toolName, options)) {
+    const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
+    await loadShellParser();
+    judge = explainBash;
+  }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
   if (decision === undefined) return 0;

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { evalChecks, type CheckResult } from "../../checks/check.js";
+import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { readChecksFile } from "../../../reporters/input/read-checks.js";
 import { readTraceFile } from "../../../reporters/input/read-trace.js";
@@ -25,7 +25,7 @@ const show: Command = async (argv) => {
   const file = positionals[0];
   const checks = values.checks ? readChecksFile(values.checks) : undefined;
   const trace = readTraceFile(file);
-  const results: CheckResult[] | undefined = checks ? evalChecks(trace, checks) : undefined;
+  const results: CheckResult[] | undefined = checks ? await evaluateChecks(trace, checks) : undefined;
   if (values.html) {
     const html = renderTraceHtml(trace, { results, title: values.title ?? `proctor trace — ${file}` });
     try {
