@@ -11,6 +11,8 @@ export type { FailureReason, FailureFacts } from "./run/failure.js";
 export { resolveClaudeBinary } from "./claude/binary.js";
 export { scrubEnv } from "./run/env.js";
 export { runHook, buildHookInput } from "./hook/run-hook.js";
+export { runReplay, DEFAULT_REPLAY_PROMPT } from "./replay/run-replay.js";
+export type { ReplaySpec } from "./replay/run-replay.js";
 export type { RunHookOptions } from "./hook/run-hook.js";
 export { matcherMatches } from "./hook/matcher.js";
 export { parseTranscript, readTranscript } from "../src/trace/transcript.js";

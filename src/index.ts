@@ -17,11 +17,16 @@ export type {
   TraceSource,
   RunError,
   RunOutcome,
+  Divergence,
+  ReplayRecord,
 } from "./trace/types.js";
 export { TOOL_STATUSES, MAIN_AGENT } from "./trace/types.js";
 export { validateTrace, traceErrors, TRACE_SCHEMA } from "./trace/schema.js";
 export { parseTranscript, readTranscript } from "./trace/transcript.js";
 export { subagentView, mainAgentView } from "./trace/scope.js";
+export { diffReplay } from "./trace/replay-diff.js";
+export { replayMatches } from "./checks/replay.js";
+export type { ReplayMatchOptions } from "./checks/replay.js";
 
 export type { Check, CheckJSON, CheckResult, Verdict } from "./checks/check.js";
 export { defineCheck, evalChecks, evaluateChecks } from "./checks/check.js";

@@ -4,8 +4,9 @@
  * reports malformed lines by number without losing the rest, and marks a transcript without a
  * final `result` line as incomplete.
  */
+import { convertSessionLog, isSessionLog, readSessionFiles, type SubagentLog } from "./session-log.js";
 import { readFileSync } from "node:fs";
-import { ProctorError } from "../errors/proctor-error.js";
+import { isProctorError, ProctorError } from "../errors/proctor-error.js";
 import { interpretHookOutput } from "../hook/interpret.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { toolResultStatus } from "./result-status.js";
@@ -300,15 +301,25 @@ function readUsage(result: Json): Usage | undefined {
  */
 export function readTranscript(pathOrText: string): Trace {
   const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
-  if (looksLikeText) return parseTranscript(pathOrText);
+  if (looksLikeText) return isSessionLog(pathOrText) ? parseSessionLog(pathOrText, []) : parseTranscript(pathOrText);
   let text: string;
   try {
+    const session = readSessionFiles(pathOrText);
+    if (session) return parseSessionLog(session.main, session.subagents, session.file);
     text = readFileSync(pathOrText, "utf8");
   } catch (error) {
+    if (isProctorError(error)) throw error;
     throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read transcript ${pathOrText}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      detail: "  pass the path of a file written by `claude -p --output-format stream-json --verbose`, or the transcript text itself",
+      detail: "  pass the path of a file written by `claude -p --output-format stream-json --verbose`, a Claude Code session log (or its session folder), or the transcript text itself",
       cause: error,
     });
   }
   return parseTranscript(text);
+}
+
+/** A session log (and its subagents' logs) as a Trace, with what only the log records. */
+function parseSessionLog(main: string, subagents: readonly SubagentLog[], file?: string): Trace {
+  const { streamJson, facts } = convertSessionLog(main, subagents, file);
+  const trace = parseTranscript(streamJson);
+  return { ...trace, source: { ...trace.source, ...facts } };
 }

@@ -4,6 +4,7 @@ import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { resolveTranscriptArg } from "../../trace/session-log.js";
 
 const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
 
@@ -19,7 +20,7 @@ const check: Command = async (argv) => {
   const checks = readChecksFile(values.checks);
   const runs = [];
   for (const file of positionals) {
-    const trace = readTranscript(file);
+    const trace = readTranscript(resolveTranscriptArg(file));
     for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${file}: ${e.message}\n`);
     const results = await evaluateChecks(trace, checks);
     runs.push({ file, trace, results, pass: results.every((r) => r.pass) });

@@ -7,6 +7,7 @@ import { renderTraceHtml } from "../../../reporters/trace-view/html.js";
 import { renderTraceText } from "../../../reporters/trace-view/terminal.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { resolveTranscriptArg } from "../../trace/session-log.js";
 
 const USAGE = "proctor show TRACE_OR_TRANSCRIPT [--checks C.json] [--html OUT.html] [--verbose]";
 
@@ -24,7 +25,7 @@ const show: Command = async (argv) => {
   if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
   const file = positionals[0];
   const checks = values.checks ? readChecksFile(values.checks) : undefined;
-  const trace = readTraceFile(file);
+  const trace = readTraceFile(resolveTranscriptArg(file));
   const results: CheckResult[] | undefined = checks ? await evaluateChecks(trace, checks) : undefined;
   if (values.html) {
     const html = renderTraceHtml(trace, { results, title: values.title ?? `proctor trace — ${file}` });
