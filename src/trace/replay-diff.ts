@@ -59,7 +59,7 @@ export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {
     // Without hook events the recording cannot tell a hook's denial from a failing tool: the same
     // error text, now attributed to a hook, is the same answer.
     const unattributed =
-      !recordedHooks && call.status === "failure" && next.status === "denied" && normalise(call.result, recorded.source.cwd) === normalise(next.result, now.source.cwd);
+      !recordedHooks && call.status === "failure" && next.status === "denied" && next.deniedBy === "hook" && normalise(call.result, recorded.source.cwd) === normalise(next.result, now.source.cwd);
     if (!unattributed && (call.status !== next.status || call.deniedBy !== next.deniedBy)) {
       const why = hooksBefore !== undefined && hooksBefore !== hooksNow ? ` (hooks: ${hooksBefore} → ${hooksNow})` : "";
       const phrase =
