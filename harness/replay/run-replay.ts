@@ -3,6 +3,7 @@
  * settings, skills and policies. The mock says exactly what the model said in the recording; the
  * Trace says what the world answered now, and `trace.replay.divergences` where that differs.
  */
+import { resolve } from "node:path";
 import { diffReplay } from "../../src/trace/replay-diff.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import { readRecording } from "../../mock-model/replay/recording.js";
@@ -28,7 +29,9 @@ export const DEFAULT_REPLAY_PROMPT = "Replay the recorded run.";
 /** Replay a recording on the real binary; the Trace carries `replay.divergences`. */
 export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   const { recording: source, ignoreResultText, stopAtFirstDivergence, prompt, ...rest } = spec;
-  const recording = readRecording(source);
+  const isText = source.includes("\n") || source.trimStart().startsWith("{");
+  // A recording path is relative to the spec's cwd, like its fixture and plugins.
+  const recording = readRecording(isText ? source : resolve(spec.cwd ?? process.cwd(), source));
   let stoppedEarly = false;
   const script = scriptFromRecording(recording, {
     ...(ignoreResultText !== undefined ? { ignoreResultText } : {}),
@@ -48,6 +51,5 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   const all = diffReplay(recorded, result.trace, { ...(ignoreResultText !== undefined ? { ignoreResultText } : {}), turnOf, exhaustedNote: REPLAY_EXHAUSTED });
   // Stopped at a divergence, the run naturally skips what came after: report what differed up to the stop.
   const divergences = stoppedEarly ? all.filter((d) => d.kind === "result" || d.kind === "status" || d.kind === "hook") : all;
-  const isText = source.includes("\n") || source.trimStart().startsWith("{");
   return { ...result, trace: { ...result.trace, replay: { recording: isText ? "(text)" : source, divergences, stoppedEarly } } };
 }

@@ -98,7 +98,8 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("✓ guard blocks rm -rf  mock · 1/1 trials");
     expect(r.stdout).toContain('✓ denied(Bash, {"command":/rm\\s+-rf/})');
-    expect(r.stdout).toContain("2 evals: 2 passed");
+    expect(r.stdout).toContain("✓ the recorded rm -rf is still denied  replay · 1/1 trials");
+    expect(r.stdout).toContain("3 evals: 3 passed");
     expect(existsSync(junit)).toBe(true);
   });
 });

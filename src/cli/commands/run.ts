@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HarnessSpec } from "../../../harness/claude/spec.js";
 import { ProctorError } from "../../errors/proctor-error.js";
-import type { EvalDefinition, MockSpec, RealSpec } from "../../eval/define.js";
+import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../eval/define.js";
 import { findEvalFiles, loadEvalFiles } from "../../eval/load.js";
 import { chooseTier, runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
 import type { TrialContext } from "../../measure/measure.js";
@@ -13,7 +13,7 @@ import { renderRunSummary } from "../../../reporters/summary/run-summary.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
-const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--real] [--trials N] [--concurrency C] [--shard i/n]
+const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
@@ -32,7 +32,7 @@ const baselineModules = async () => ({ ...(await import("../../../reporters/base
 
 /** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
 async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>): Promise<EvalTiers> {
-  if (!needed.has("mock") && !needed.has("real")) return {};
+  if (!needed.has("mock") && !needed.has("real") && !needed.has("replay")) return {};
   const harness = await import("../../../harness/index.js");
   const { validateSpec } = await import("../../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
@@ -48,6 +48,13 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
     mock: {
       run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
       validate: (spec) => validateSpec(spec),
+    },
+    replay: {
+      run: async (spec: ReplayTierSpec, _context: TrialContext, definition: EvalDefinition) =>
+        collect(await harness.runReplay({ ...withCwd(typeof spec === "string" ? { recording: spec } : spec, definition), signal })),
+      validate: (spec) => {
+        if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new ProctorError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
+      },
     },
     real: {
       run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(spec, definition), signal })),
@@ -79,6 +86,7 @@ const run: Command = async (argv) => {
     {
       mock: { type: "boolean" },
       real: { type: "boolean" },
+      replay: { type: "boolean" },
       trials: { type: "string" },
       concurrency: { type: "string" },
       shard: { type: "string" },
@@ -94,7 +102,8 @@ const run: Command = async (argv) => {
     USAGE,
   );
   if (values.mock && values.real) throw new ProctorError("INVALID_INPUT", `--mock and --real exclude each other\nusage: ${USAGE}`);
-  const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : "auto";
+  if ([values.mock, values.real, values.replay].filter(Boolean).length > 1) throw new ProctorError("INVALID_INPUT", `--mock, --replay and --real exclude each other\nusage: ${USAGE}`);
+  const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : values.replay ? "replay" : "auto";
   const trials = positive(values.trials, "--trials", true);
   const concurrency = positive(values.concurrency, "--concurrency", true);
   const budgetUsd = positive(values["budget-usd"], "--budget-usd", false);
@@ -131,7 +140,7 @@ const run: Command = async (argv) => {
   process.once("SIGTERM", stop);
   let outcomes;
   try {
-    const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "real" | "run" => typeof t === "string"));
+    const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "replay" | "real" | "run" => typeof t === "string"));
     const tiers = await loadTiers(fileOf, controller.signal, needed);
     outcomes = await runEvals(definitions, {
       tiers,
