@@ -12,6 +12,8 @@ export { resolveClaudeBinary } from "./claude/binary.js";
 export { scrubEnv } from "./run/env.js";
 export { runHook, buildHookInput } from "./hook/run-hook.js";
 export { runReplay, DEFAULT_REPLAY_PROMPT } from "./replay/run-replay.js";
+export { claudeJudge, gradingPrompt } from "./judge/claude-judge.js";
+export type { ClaudeJudgeOptions } from "./judge/claude-judge.js";
 export type { ReplaySpec } from "./replay/run-replay.js";
 export type { RunHookOptions } from "./hook/run-hook.js";
 export { matcherMatches } from "./hook/matcher.js";

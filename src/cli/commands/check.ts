@@ -4,6 +4,7 @@ import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { installBuiltInJudge } from "../judge.js";
 import { resolveTranscriptArg } from "../../trace/session-log.js";
 
 const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
@@ -18,6 +19,7 @@ const check: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { checks: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } }, USAGE);
   if (positionals.length === 0 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
   const checks = readChecksFile(values.checks);
+  await installBuiltInJudge(checks);
   const runs = [];
   for (const file of positionals) {
     const trace = readTranscript(resolveTranscriptArg(file));

@@ -12,6 +12,7 @@ import type { BaselineDiff } from "../../../reporters/baseline/diff.js";
 import { renderRunSummary } from "../../../reporters/summary/run-summary.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { installBuiltInJudge } from "../judge.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
@@ -140,6 +141,7 @@ const run: Command = async (argv) => {
   process.once("SIGTERM", stop);
   let outcomes;
   try {
+    await installBuiltInJudge(definitions.flatMap((d) => d.checks));
     const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "replay" | "real" | "run" => typeof t === "string"));
     const tiers = await loadTiers(fileOf, controller.signal, needed);
     outcomes = await runEvals(definitions, {
