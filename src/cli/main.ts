@@ -8,6 +8,7 @@ import { isProctorError } from "../errors/proctor-error.js";
 import type { Command } from "./command.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: Command }> }> = {
+  init: { summary: "init [DIR] [--js] [--force]       write a starter eval and fixture (./evals) that runs green on the mock", load: () => import("./commands/init.js") },
   trace: { summary: "trace FILE                      print a transcript as a Trace (JSON)", load: () => import("./commands/trace.js") },
   check: { summary: "check FILE --checks C.json [--json]  evaluate checks against a transcript", load: () => import("./commands/check.js") },
   show: { summary: "show FILE [--checks C.json] [--html OUT]  a run as a readable timeline (terminal or HTML)", load: () => import("./commands/show.js") },

@@ -97,6 +97,18 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it("proctor init writes a starter eval (TypeScript, since tsx is installed) that runs green", async () => {
+    const init = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
+    expect(init.stdout).toMatch(/wrote starter\/example\.eval\.ts/);
+    expect(init.exitCode).toBe(0);
+    const again = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
+    expect(again.stderr).toMatch(/already exists; nothing was written \(pass --force/);
+    expect(again.exitCode).toBe(2);
+    const r = await execa("npx", ["proctor", "run", "starter"], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
+    expect(r.stdout).toMatch(/1 eval: 1 passed/);
+    expect(r.exitCode).toBe(0);
+  });
+
   it("runs a vitest file that drives the real claude binary", async () => {
     const r = await execa("npx", ["vitest", "run"], { cwd: project, reject: false, env: { NO_COLOR: "1", CI: "1" } });
     expect(`${r.stdout}\n${r.stderr}`).toMatch(/1 passed/);
