@@ -5,7 +5,9 @@
  * Exit codes: 0 success, 1 a verdict failed, 2 bad input.
  */
 import { isProctorError } from "../errors/proctor-error.js";
+import { HelpRequested } from "./args.js";
 import type { Command } from "./command.js";
+import { renderHelp } from "./help.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: Command }> }> = {
   init: { summary: "init [DIR] [--js] [--force]       write a starter eval and fixture (./evals) that runs green on the mock", load: () => import("./commands/init.js") },
@@ -27,9 +29,11 @@ function usage(): string {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `proctor help run` is `proctor run --help`.
+  const [name, ...rest] = first === "help" && afterFirst[0] && COMMANDS[afterFirst[0]] ? [afterFirst[0], "--help"] : argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(`${usage()}\n`);
+    process.stdout.write(`${usage()}\n\nproctor <command> --help (or proctor help <command>) explains a command: every option, its default, examples, exit codes.\n`);
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
@@ -46,6 +50,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const command = (await entry.load()).default;
     return await command(rest);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(renderHelp(name, error.usage, error.options));
+      return 0;
+    }
     if (isProctorError(error)) {
       process.stderr.write(`proctor ${name}: ${error.message}\n`);
       return error.code === "CHECKS_FAILED" || error.code === "RATES_BELOW_THRESHOLD" ? 1 : 2;
