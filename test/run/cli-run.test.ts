@@ -44,7 +44,7 @@ describe("proctor run (recorded-transcript evals)", () => {
 
   it("exits 2 on bad input, saying what is wrong", async () => {
     const cases: [string[], RegExp][] = [
-      [["run", recorded, "--mock", "--real"], /--mock and --real exclude each other/],
+      [["run", recorded, "--mock", "--real"], /--mock, --replay and --real exclude each other/],
       [["run", join(dir, "nope.eval.mjs")], /nope\.eval\.mjs does not exist/],
       [["run", recorded, "--trials", "0"], /--trials must be a positive integer/],
       [["run", recorded, "--baseline", join(dir, "none.json")], /none\.json does not exist[\s\S]*--update-baseline/],
@@ -64,6 +64,13 @@ describe("proctor run (recorded-transcript evals)", () => {
     const r = await proctor(["run", examples, "--real"], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/runs on the real tier, but ANTHROPIC_API_KEY is not set/);
+  });
+
+  it("names a missing claude binary and how to install it before any trial runs", async () => {
+    const r = await proctor(["run", examples, "--mock", "--json", join(dir, "none.json")], { env: { ...(process.env as Record<string, string>), PROCTOR_CLAUDE: join(dir, "no-claude") } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/the claude binary PROCTOR_CLAUDE names is not an executable file: .*no-claude\n\s+fix PROCTOR_CLAUDE, or remove it to use node_modules\/\.bin\/claude \(npm i -D @anthropic-ai\/claude-code\)/);
+    expect(existsSync(join(dir, "none.json"))).toBe(false); // nothing ran, nothing was written
   });
 
   it("--shard writes a partial report and does not gate it", async () => {

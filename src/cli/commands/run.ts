@@ -48,13 +48,18 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
   return {
     mock: {
       run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
-      validate: (spec) => validateSpec(spec),
+      validate: (spec) => {
+        (validateSpec as (spec: unknown) => void)(spec);
+        // Preflight: a missing binary is one clear error before any trial, not an error per trial.
+        harness.resolveClaudeBinary({ claudePath: spec.claudePath, cwd: spec.cwd ?? process.cwd() });
+      },
     },
     replay: {
       run: async (spec: ReplayTierSpec, _context: TrialContext, definition: EvalDefinition) =>
         collect(await harness.runReplay({ ...withCwd(typeof spec === "string" ? { recording: spec } : spec, definition), signal })),
       validate: (spec) => {
         if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new ProctorError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
+        harness.resolveClaudeBinary({ ...(typeof spec === "string" ? {} : { claudePath: spec.claudePath }), cwd: process.cwd() });
       },
     },
     real: {
@@ -102,7 +107,6 @@ const run: Command = async (argv) => {
     },
     USAGE,
   );
-  if (values.mock && values.real) throw new ProctorError("INVALID_INPUT", `--mock and --real exclude each other\nusage: ${USAGE}`);
   if ([values.mock, values.real, values.replay].filter(Boolean).length > 1) throw new ProctorError("INVALID_INPUT", `--mock, --replay and --real exclude each other\nusage: ${USAGE}`);
   const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : values.replay ? "replay" : "auto";
   const trials = positive(values.trials, "--trials", true);
