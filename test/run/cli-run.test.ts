@@ -106,7 +106,8 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     expect(r.stdout).toContain("✓ guard blocks rm -rf  mock · 1/1 trials");
     expect(r.stdout).toContain('✓ denied(Bash, {"command":/rm\\s+-rf/})');
     expect(r.stdout).toContain("✓ the recorded rm -rf is still denied  replay · 1/1 trials");
-    expect(r.stdout).toContain("3 evals: 3 passed");
+    expect(r.stdout).toMatch(/3 evals: 3 passed · \$0 \(mock\) · /); // mock tokens priced by the CLI are no one's bill
+    expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · 1\/1 trials · \$0 \(mock\) · [\d,]+ tokens/);
     expect(existsSync(junit)).toBe(true);
   });
 });
