@@ -2,6 +2,8 @@
  * The readable end of `proctor run`: per eval, each check's rate with its interval, ✓/✗ against its
  * minimum (measure's gate decided which), errored trials, cost — then one line for the whole run.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { formatRate, type ThresholdRow } from "../../src/measure/thresholds.js";
 import type { EvalOutcome } from "../../src/eval/run-evals.js";
 import { createPalette, shouldColour, type Palette } from "../trace-view/colour.js";
@@ -72,4 +74,26 @@ export function renderRunSummary(outcomes: readonly EvalOutcome[], options: { co
   const ms = outcomes.reduce((sum, o) => sum + (o.report?.timing.wallMs ?? 0), 0);
   out.push(`${p.bold(`${outcomes.length} eval${outcomes.length === 1 ? "" : "s"}`)}: ${parts.join(", ")} · ${money} · ${(ms / 1000).toFixed(1)} s`);
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * From a red ✗ to its cause in one step: for each failed check, the `proctor show` line that opens
+ * its first failing trial (kept by `proctor run --traces DIR`) with the checks beside their calls.
+ */
+export function renderTraceHints(outcomes: readonly EvalOutcome[], dirOf: (evalName: string) => string): string {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    const r = o.report;
+    if (!r) continue;
+    const dir = dirOf(o.definition.name);
+    const checks = join(dir, "checks.json");
+    for (const c of r.checks) {
+      const trial = c.failures[0]?.trial;
+      if (trial === undefined) continue;
+      const file = join(dir, `trial-${trial}.json`);
+      if (!existsSync(file)) continue;
+      lines.push(`  ✗ ${c.label} — npx proctor show ${file}${existsSync(checks) ? ` --checks ${checks}` : ""}`);
+    }
+  }
+  return lines.length ? `open the first failing trial of each check:\n${lines.join("\n")}\n` : "";
 }

@@ -82,6 +82,8 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       "budget-usd": "stop starting trials once the evals together cost this much",
       list: "list the evals and their tiers; run nothing",
       quiet: "no progress line",
+      traces: "keep failing trials' Traces in DIR/<eval>/trial-N.json (and the checks), and print the proctor show line for each failed check",
+      "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
     },
     examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped or regressed · 2 bad input",

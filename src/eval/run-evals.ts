@@ -3,6 +3,7 @@
  * with measure's thresholds. The tiers themselves (what spawns claude) are passed in, so this
  * module stays free of processes: the CLI wires the harness in.
  */
+import { join } from "node:path";
 import type { TrialContext } from "../measure/measure.js";
 import { measure } from "../measure/measure.js";
 import type { ProgressOptions } from "../measure/progress.js";
@@ -47,6 +48,8 @@ export interface RunEvalsOptions {
   readonly shard?: string | ShardSpec;
   /** A cost cap for the whole run, shared by the evals in order. */
   readonly budgetUsd?: number;
+  /** Keep trials' Traces under `dir/<eval>/trial-N.json` (failing ones, or all) for `proctor show`. */
+  readonly traces?: { readonly dir: string; readonly keep?: "failing" | "all" };
   readonly progress?: boolean | "auto" | ProgressOptions;
   readonly signal?: AbortSignal;
   /** Called before each eval starts. */
@@ -142,6 +145,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       ...(budget ? { budget } : {}),
       ...(shard ? { shard } : {}),
       progress: options.progress ?? "auto",
+      ...(options.traces ? { traces: { ...options.traces, dir: tracesDirOf(options.traces.dir, definition.name) } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     spent += report.usage.costUsd;
@@ -154,4 +158,9 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     outcomes.push({ definition, tier, report, verdict, status: verdict.status });
   }
   return outcomes;
+}
+
+/** Where one eval's kept Traces go: its name as a folder name. */
+export function tracesDirOf(dir: string, evalName: string): string {
+  return join(dir, evalName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "eval");
 }

@@ -30,6 +30,21 @@ describe("proctor run (recorded-transcript evals)", () => {
     expect(root["@failures"]).toBe("1");
   });
 
+  it("--traces keeps the failing trials and prints the proctor show line that opens each failed check's first one", async () => {
+    const traces = join(dir, "traces");
+    const r = await proctor(["run", recorded, "--traces", traces, "--quiet"], { env: noColour });
+    expect(r.exitCode).toBe(1);
+    const hint = /✗ (denied\(Write\)) — npx proctor show (\S+trial-\d+\.json) --checks (\S+checks\.json)/.exec(r.stdout);
+    expect(hint, r.stdout).not.toBeNull();
+    const shown = await proctor(["show", hint![2], "--checks", hint![3]], { env: noColour });
+    expect(shown.exitCode).toBe(1); // the check fails there, beside its evidence
+    expect(shown.stdout).toContain("✗ denied(Write)");
+    const all = await proctor(["run", recorded, "--traces", join(dir, "all"), "--all-traces", "--quiet"], { env: noColour });
+    expect(all.exitCode).toBe(1);
+    expect(existsSync(join(dir, "all", "lockfile-guard", "trial-0.json"))).toBe(true);
+    expect((await proctor(["run", recorded, "--all-traces"])).stderr).toMatch(/--all-traces needs --traces DIR/);
+  });
+
   it("--update-baseline records, --baseline compares (no regression against itself), --list runs nothing", async () => {
     const baseline = join(dir, "baseline.json");
     const up = await proctor(["run", recorded, "--baseline", baseline, "--update-baseline", "--quiet"], { env: noColour });

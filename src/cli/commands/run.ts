@@ -4,18 +4,18 @@ import type { HarnessSpec } from "../../../harness/claude/spec.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../eval/define.js";
 import { findEvalFiles, loadEvalFiles } from "../../eval/load.js";
-import { chooseTier, runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
+import { chooseTier, runEvals, tracesDirOf, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
 import type { TrialContext } from "../../measure/measure.js";
 import type { Trace } from "../../trace/types.js";
 import type { Baseline } from "../../../reporters/baseline/format.js";
 import type { BaselineDiff } from "../../../reporters/baseline/diff.js";
-import { renderRunSummary } from "../../../reporters/summary/run-summary.js";
+import { renderRunSummary, renderTraceHints } from "../../../reporters/summary/run-summary.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
-            [--junit FILE] [--json FILE] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
+            [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -104,6 +104,8 @@ const run: Command = async (argv) => {
       "budget-usd": { type: "string" },
       list: { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
+      traces: { type: "string" },
+      "all-traces": { type: "boolean" },
     },
     USAGE,
   );
@@ -139,6 +141,7 @@ const run: Command = async (argv) => {
     return 0;
   }
 
+  if (values["all-traces"] && !values.traces) throw new ProctorError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
@@ -156,6 +159,7 @@ const run: Command = async (argv) => {
       budgetUsd,
       shard: values.shard,
       progress: values.quiet ? false : "auto",
+      ...(values.traces ? { traces: { dir: values.traces, keep: values["all-traces"] ? "all" : "failing" } } : {}),
       signal: controller.signal,
     });
   } finally {
@@ -168,6 +172,7 @@ const run: Command = async (argv) => {
   }
 
   process.stdout.write(renderRunSummary(outcomes));
+  if (values.traces) process.stdout.write(renderTraceHints(outcomes, (name) => tracesDirOf(values.traces!, name)));
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
   let diff: BaselineDiff | undefined;
   if (baselineFile && values["update-baseline"]) {
