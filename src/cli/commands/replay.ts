@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { evaluateChecks } from "../../checks/check.js";
 import { replayMatches } from "../../checks/replay.js";
 import { ProctorError } from "../../errors/proctor-error.js";
@@ -63,6 +64,7 @@ const replay: Command = async (argv) => {
   });
   await cleanup();
   const results = await evaluateChecks(trace, [replayMatches({ ignore: ignore as Divergence["kind"][] })]);
+  for (const out of [values.json, values.html]) if (out) mkdirSync(dirname(out), { recursive: true });
   if (values.json) writeFileSync(values.json, `${JSON.stringify(trace, null, 2)}\n`);
   if (values.html) {
     const { renderTraceHtml } = await import("../../../reporters/trace-view/html.js");

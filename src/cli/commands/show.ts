@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { readChecksFile } from "../../../reporters/input/read-checks.js";
@@ -30,6 +31,7 @@ const show: Command = async (argv) => {
   if (values.html) {
     const html = renderTraceHtml(trace, { results, title: values.title ?? `proctor trace — ${file}` });
     try {
+      mkdirSync(dirname(values.html), { recursive: true });
       writeFileSync(values.html, html);
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
