@@ -13,6 +13,8 @@ export { scrubEnv } from "./run/env.js";
 export { runHook, buildHookInput } from "./hook/run-hook.js";
 export { runReplay, DEFAULT_REPLAY_PROMPT } from "./replay/run-replay.js";
 export { claudeJudge, gradingPrompt } from "./judge/claude-judge.js";
+export { ProctorProvider } from "./promptfoo/provider.js";
+export type { ProviderConfig, ProviderContext, ProviderResponse } from "./promptfoo/provider.js";
 export type { ClaudeJudgeOptions } from "./judge/claude-judge.js";
 export type { ReplaySpec } from "./replay/run-replay.js";
 export type { RunHookOptions } from "./hook/run-hook.js";
