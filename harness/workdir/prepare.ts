@@ -1,7 +1,7 @@
 /**
- * A fresh temp root per run: `work/` (the agent's cwd: fixture + files) and `home/` (its HOME, with
- * `home/.claude` as CLAUDE_CONFIG_DIR holding the spec's skills and agents), plus the settings and
- * MCP config files beside them. Nothing of the user's own config is visible to the run.
+ * A fresh temp root per run: `work/` (the agent's cwd: fixture + files), `home/` (its HOME, with
+ * `home/.claude` as CLAUDE_CONFIG_DIR holding the spec's skills and agents) and `tmp/` (its
+ * TMPDIR), plus the settings and MCP config files beside them. Nothing of the user's own config is visible to the run.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +14,8 @@ export interface RunDirs {
   readonly workDir: string;
   readonly home: string;
   readonly configDir: string;
+  /** The run's TMPDIR: inside the root, so the agent's temp files (and the CLI's own) go with it. */
+  readonly tmpDir: string;
   readonly settingsFile?: string;
   readonly mcpConfigFile?: string;
   /** Servers named by the MCP config (for the default approvals). */
@@ -68,7 +70,9 @@ export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarn
     const workDir = path.join(root, "work");
     const home = path.join(root, "home");
     const configDir = path.join(home, ".claude");
+    const tmpDir = path.join(root, "tmp");
     mkdirSync(configDir, { recursive: true });
+    mkdirSync(tmpDir);
     if (spec.fixture) {
       const from = path.resolve(cwd, spec.fixture);
       let isDir = false;
@@ -106,7 +110,7 @@ export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarn
       writeFileSync(mcpConfigFile, text);
       mcpServers = servers;
     }
-    return { root, workDir, home, configDir, settingsFile, mcpConfigFile, mcpServers };
+    return { root, workDir, home, configDir, tmpDir, settingsFile, mcpConfigFile, mcpServers };
   } catch (error) {
     removeRunDirs(root);
     throw error;
