@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, sta
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { trackDir, untrackDir } from "../process/live.js";
 import type { HarnessSpec, McpConfig } from "../claude/spec.js";
 
 export interface RunDirs {
@@ -22,27 +23,15 @@ export interface RunDirs {
   readonly mcpServers: readonly string[];
 }
 
-/** Temp roots not yet removed, removed if the process exits first (unless kept). */
-const pending = new Set<string>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const root of pending) rmSync(root, { recursive: true, force: true });
-  });
-}
-
 /** Remove a run's temp root now. */
 export function removeRunDirs(root: string): void {
-  pending.delete(root);
+  untrackDir(root);
   rmSync(root, { recursive: true, force: true });
 }
 
 /** Stop tracking a root that the caller asked to keep. */
 export function keepRunDirs(root: string): void {
-  pending.delete(root);
+  untrackDir(root);
 }
 
 function readMcpConfig(value: McpConfig | string, cwd: string, caller: string): { text: string; servers: string[] } {
@@ -63,9 +52,9 @@ export type RunDirsSpec = Pick<HarnessSpec, "files" | "fixture" | "settings" | "
 
 /** Create the run's temp root and fill it from the spec. Throws INVALID_INPUT, naming `caller`, for a bad fixture path. */
 export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarness"): RunDirs {
-  installExitHook();
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), "proctor-run-")));
-  pending.add(root);
+  // Removed with this process, however it ends, unless cleanup() or keep comes first.
+  trackDir(root);
   try {
     const workDir = path.join(root, "work");
     const home = path.join(root, "home");
