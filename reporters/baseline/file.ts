@@ -9,12 +9,14 @@ import { createBaseline, parseBaseline, validateBaseline, type Baseline } from "
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value === "object" && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
+    // fromEntries defines own keys, `__proto__` included (a tool input may have one); assigning would set the prototype instead.
+    const entries = Object.keys(value)
+      .sort()
+      .flatMap((key) => {
+        const v = (value as Record<string, unknown>)[key];
+        return v === undefined ? [] : [[key, sortKeys(v)] as const];
+      });
+    return Object.fromEntries(entries);
   }
   return value;
 }

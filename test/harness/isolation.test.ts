@@ -74,6 +74,8 @@ describe("isolation (real claude binary)", () => {
       expect(files.map(([f]) => path.relative(root!, f))).toContain("work/env.txt");
       for (const [file, content] of files) expect(content.includes(CANARY), `${file} holds a canary`).toBe(false);
       expect(trapped).toEqual([]);
+      // The CLI's own temp dir (claude-<uid>, its task output) is inside the run's TMPDIR, so it goes with the run.
+      expect(readdirSync(path.join(root, "tmp")).some((name) => name.startsWith("claude-"))).toBe(true);
       await result.cleanup();
     } finally {
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];

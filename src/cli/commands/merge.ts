@@ -44,6 +44,9 @@ const merge: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, check: { type: "boolean" } }, USAGE);
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
   const inputs = positionals.flatMap(readReports);
+  if (inputs.length === 0) {
+    throw new ProctorError("INVALID_INPUT", `${positionals.join(", ")} ${positionals.length === 1 ? "holds" : "hold"} no reports (an empty array); pass the files \`proctor run --json\` wrote for runs where at least one eval ran`);
+  }
   const groups = new Map<string | undefined, typeof inputs>();
   for (const input of inputs) groups.set(input.report.name, [...(groups.get(input.report.name) ?? []), input]);
   const merged = [...groups.values()].map((group) => {

@@ -1,0 +1,63 @@
+/**
+ * Reading a line-oriented file with caps: the file is read in chunks, and reading stops with an
+ * error naming the line as soon as one line or the whole file passes its cap — so `/dev/zero`
+ * or a 100 MB single line costs a bounded amount of memory, never all of it.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** Caps for one file. */
+export interface ReadLimits {
+  /** The longest line, in bytes. */
+  readonly maxLineBytes: number;
+  /** The whole file, in bytes. */
+  readonly maxBytes: number;
+}
+
+/** Why a bounded read stopped. */
+export type ReadOverflow = { readonly kind: "line"; readonly line: number } | { readonly kind: "total"; readonly line: number };
+
+/** A read that stopped at a cap: which, and at which line. */
+export class ReadOverflowError extends Error {
+  constructor(readonly overflow: ReadOverflow) {
+    super(overflow.kind === "line" ? `line ${overflow.line} is too long` : `the file is too large (reading stopped at line ${overflow.line})`);
+  }
+}
+
+const CHUNK = 1 << 20;
+
+/** The file's text, read in chunks within `limits`. Throws ReadOverflowError at a cap, and fs errors (ENOENT, EISDIR …) as they are. */
+export function readTextWithin(file: string, limits: ReadLimits): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const parts: Buffer[] = [];
+    let total = 0;
+    let line = 1;
+    let lineBytes = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, CHUNK, null);
+      if (n === 0) break;
+      total += n;
+      const view = buffer.subarray(0, n);
+      let start = 0;
+      for (let i = view.indexOf(10); i !== -1; i = view.indexOf(10, i + 1)) {
+        if (lineBytes + (i - start) > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line });
+        line++;
+        lineBytes = 0;
+        start = i + 1;
+      }
+      lineBytes += n - start;
+      if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line });
+      if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line });
+      parts.push(Buffer.from(view));
+    }
+    return Buffer.concat(parts).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes as a short human figure (`16 MiB`). */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1 << 20 ? `${Math.round(bytes / (1 << 20))} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
