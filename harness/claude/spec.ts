@@ -57,7 +57,7 @@ export interface HarnessSpec {
   readonly args?: readonly string[];
   /**
    * Extra environment for the CLI (and so for hooks and tools): the only variables beyond the
-   * fixed allowlist (PATH, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation
+   * fixed allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation
    * variables (HOME, TMPDIR, XDG dirs, the endpoint and key). Proxy, code-injection (`NODE_OPTIONS`,
    * `LD_*`, `DYLD_*`, `BASH_ENV`) and credential-looking names are refused unless `unsafeEnv`.
    */

@@ -41,7 +41,7 @@ export interface CodexSpec {
   readonly args?: readonly string[];
   /**
    * Extra environment for the CLI (and so for its commands): the only variables beyond the fixed
-   * allowlist (PATH, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation variables;
+   * allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation variables;
    * proxy, code-injection and credential-looking names are refused unless `unsafeEnv`.
    */
   readonly env?: Readonly<Record<string, string>>;

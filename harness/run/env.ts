@@ -7,12 +7,16 @@
  */
 import { ProctorError } from "../../src/errors/proctor-error.js";
 
-/** Parent variables a run keeps: how to find programs, the locale, the terminal kind and the time zone. */
-const ALLOWED = /^(PATH|LANG|LANGUAGE|LC_[A-Z_]+|TERM|TZ)$/;
+/**
+ * Parent variables a run keeps: how to find programs, which shell the user runs (agent CLIs pick
+ * their shell tool by it; Codex runs commands differently without it), the locale, the terminal
+ * kind and the time zone.
+ */
+const ALLOWED = /^(PATH|SHELL|LANG|LANGUAGE|LC_[A-Z_]+|TERM|TZ)$/;
 /** What Windows needs to start any process at all. */
 const ALLOWED_WINDOWS = /^(SYSTEMROOT|SYSTEMDRIVE|WINDIR|COMSPEC|PATHEXT)$/i;
 
-/** The parent variables a run may see: PATH, LANG, LANGUAGE, LC_*, TERM, TZ (on Windows also SystemRoot, ComSpec, PATHEXT …). */
+/** The parent variables a run may see: PATH, SHELL, LANG, LANGUAGE, LC_*, TERM, TZ (on Windows also SystemRoot, ComSpec, PATHEXT …). */
 export function allowedParentEnv(parent: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(parent)) {

@@ -6,9 +6,9 @@ import { allowedParentEnv, checkSpecEnv, isolateEnv, unsafeVariables } from "../
 const script = { turns: [{ text: "x" }] };
 
 describe("the parent allowlist", () => {
-  it("keeps PATH, the locale, TERM and TZ, and nothing else whatever its name", () => {
+  it("keeps PATH, SHELL, the locale, TERM and TZ, and nothing else whatever its name", () => {
     const parent = { PATH: "/bin", LANG: "C.UTF-8", LC_ALL: "C", LC_CTYPE: "C", TERM: "xterm", TZ: "UTC", DATABASE_URL: "pg://x", STRIPE_SK: "sk", MY_SERVICE_PWD: "pw", NODE_OPTIONS: "--require x", LD_PRELOAD: "/x.so", SHELL: "/bin/zsh", CI: "1", SystemRoot: "C:\\Windows" };
-    expect(allowedParentEnv(parent, "linux")).toEqual({ PATH: "/bin", LANG: "C.UTF-8", LC_ALL: "C", LC_CTYPE: "C", TERM: "xterm", TZ: "UTC" });
+    expect(allowedParentEnv(parent, "linux")).toEqual({ PATH: "/bin", LANG: "C.UTF-8", LC_ALL: "C", LC_CTYPE: "C", TERM: "xterm", TZ: "UTC", SHELL: "/bin/zsh" });
     expect(allowedParentEnv(parent, "win32")).toHaveProperty("SystemRoot", "C:\\Windows");
   });
 
