@@ -112,6 +112,8 @@ export function killRunNow(run: RunProcesses): void {
  */
 export async function terminateRun(run: RunProcesses, graceMs = KILL_GRACE_MS): Promise<void> {
   const pids = runPids(run);
+  // The usual end of a run: nothing left, one /proc sweep and done.
+  if (pids !== undefined && pids.length === 0) return;
   signalGroup(run.pgid, "SIGTERM");
   signalPids(pids ?? [], "SIGTERM");
   const deadline = performance.now() + graceMs;
