@@ -4,6 +4,7 @@
  * or a 100 MB single line costs a bounded amount of memory, never all of it.
  */
 import { closeSync, openSync, readSync } from "node:fs";
+import { ProctorError } from "../errors/proctor-error.js";
 
 /** Caps for one file. */
 export interface ReadLimits {
@@ -60,4 +61,36 @@ export function readTextWithin(file: string, limits: ReadLimits): string {
 /** Bytes as a short human figure (`16 MiB`). */
 export function formatBytes(bytes: number): string {
   return bytes >= 1 << 20 ? `${Math.round(bytes / (1 << 20))} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
+
+/** How a reader names its input in errors. */
+export interface EventFileNames {
+  /** As in "cannot read transcript X": `transcript`, `Codex events`. */
+  readonly noun: string;
+  /** The function whose limits option raises a cap, for the hint. */
+  readonly reader: string;
+  /** What to pass instead, for an unreadable file. */
+  readonly hint: string;
+}
+
+/**
+ * A one-event-per-line file's text within `limits`, or a TRANSCRIPT_UNREADABLE ProctorError naming
+ * the file (and the line, at a cap) and what to do.
+ */
+export function readEventFile(file: string, limits: ReadLimits, names: EventFileNames): string {
+  try {
+    return readTextWithin(file, limits);
+  } catch (error) {
+    if (error instanceof ReadOverflowError) {
+      const { kind, line } = error.overflow;
+      const why = kind === "line" ? `line ${line} is longer than ${formatBytes(limits.maxLineBytes)}` : `it is larger than ${formatBytes(limits.maxBytes)} (reading stopped at line ${line})`;
+      throw new ProctorError("TRANSCRIPT_UNREADABLE", `${names.noun} ${file}: ${why}; reading stopped there`, {
+        detail: `  one event per line is expected: is this the right file? If it is, pass a larger ${kind === "line" ? "maxLineBytes" : "maxBytes"} to ${names.reader}`,
+      });
+    }
+    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${names.noun} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      detail: `  ${names.hint}`,
+      cause: error,
+    });
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { ProctorError } from "../errors/proctor-error.js";
 import { findExcessDepth, MAX_JSON_DEPTH } from "../io/json-depth.js";
-import { formatBytes, ReadOverflowError, readTextWithin } from "../io/read-bounded.js";
+import { readEventFile } from "../io/read-bounded.js";
 import { interpretHookOutput } from "../hook/interpret.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { toolResultStatus } from "./result-status.js";
@@ -319,22 +319,10 @@ export function readTranscript(pathOrText: string, limits: TranscriptLimits = {}
   }
   const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
   if (looksLikeText) return parseTranscript(pathOrText);
-  const { maxLineBytes, maxBytes } = { ...TRANSCRIPT_LIMITS, ...limits };
-  let text: string;
-  try {
-    text = readTextWithin(pathOrText, { maxLineBytes, maxBytes });
-  } catch (error) {
-    if (error instanceof ReadOverflowError) {
-      const { kind, line } = error.overflow;
-      const why = kind === "line" ? `line ${line} is longer than ${formatBytes(maxLineBytes)}` : `it is larger than ${formatBytes(maxBytes)} (reading stopped at line ${line})`;
-      throw new ProctorError("TRANSCRIPT_UNREADABLE", `transcript ${pathOrText}: ${why}; reading stopped there`, {
-        detail: `  a stream-json transcript has one event per line: is this the right file? If it is, pass a larger ${kind === "line" ? "maxLineBytes" : "maxBytes"} to readTranscript`,
-      });
-    }
-    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read transcript ${pathOrText}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      detail: "  pass the path of a file written by `claude -p --output-format stream-json --verbose`, or the transcript text itself",
-      cause: error,
-    });
-  }
+  const text = readEventFile(pathOrText, { ...TRANSCRIPT_LIMITS, ...limits }, {
+    noun: "transcript",
+    reader: "readTranscript",
+    hint: "pass the path of a file written by `claude -p --output-format stream-json --verbose`, or the transcript text itself",
+  });
   return parseTranscript(text);
 }

@@ -7,6 +7,7 @@ import { expect as expectChecks, isProctorError, parseTranscript, readTranscript
 import { findExcessDepth, parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { encodeValue } from "../../src/match/codec.js";
 import { stringifySorted } from "../../reporters/baseline/file.js";
+import { readCodexJsonl } from "../../harness/index.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-bounded-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,9 +28,10 @@ describe("readTranscript within caps", () => {
     const error = thrown(() => readTranscript(file, { maxLineBytes: 100 }));
     expect(isProctorError(error) && error.code).toBe("TRANSCRIPT_UNREADABLE");
     expect(error.message).toBe(
-      `transcript ${file}: line 2 is longer than 100 bytes; reading stopped there\n  a stream-json transcript has one event per line: is this the right file? If it is, pass a larger maxLineBytes to readTranscript`,
+      `transcript ${file}: line 2 is longer than 100 bytes; reading stopped there\n  one event per line is expected: is this the right file? If it is, pass a larger maxLineBytes to readTranscript`,
     );
     expect(readTranscript(file, { maxLineBytes: 1000 }).source.kind).toBe("transcript");
+    expect(() => readCodexJsonl(file, { maxLineBytes: 100 })).toThrow(`Codex events ${file}: line 2 is longer than 100 bytes; reading stopped there`);
   });
 
   it("stops at the total cap", () => {
