@@ -2,10 +2,10 @@
  * Every viewer and bridge accepts either a Trace (JSON, as `proctor trace` or a harness writes it)
  * or a raw stream-json transcript; this decides which one it was handed, once.
  */
-import { readFileSync } from "node:fs";
+import { readTextWithin } from "../../src/io/read-bounded.js";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { validateTrace } from "../../src/trace/schema.js";
-import { parseTranscript } from "../../src/trace/transcript.js";
+import { parseTranscript, TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
 
 /** True for a value shaped like a Trace (so it is validated as one, not parsed as a transcript). */
@@ -41,7 +41,7 @@ export function traceFromText(text: string, where = "input"): Trace {
 export function readTraceFile(path: string): Trace {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextWithin(path, TRANSCRIPT_LIMITS);
   } catch (error) {
     throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       detail: "  pass a Trace JSON file (proctor trace FILE > trace.json) or a claude stream-json transcript",

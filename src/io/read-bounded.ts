@@ -17,12 +17,18 @@ export interface ReadLimits {
 /** Why a bounded read stopped. */
 export type ReadOverflow = { readonly kind: "line"; readonly line: number } | { readonly kind: "total"; readonly line: number };
 
-/** A read that stopped at a cap: which, and at which line. */
+/** A read that stopped at a cap: which, and at which line. Its message reads well after "cannot read FILE: ". */
 export class ReadOverflowError extends Error {
-  constructor(readonly overflow: ReadOverflow) {
-    super(overflow.kind === "line" ? `line ${overflow.line} is too long` : `the file is too large (reading stopped at line ${overflow.line})`);
+  constructor(
+    readonly overflow: ReadOverflow,
+    limits: ReadLimits,
+  ) {
+    super(overflow.kind === "line" ? `line ${overflow.line} is longer than ${formatBytes(limits.maxLineBytes)}` : `it is larger than ${formatBytes(limits.maxBytes)}`);
   }
 }
+
+/** The cap for a JSON document proctor reads (checks, reports, baselines): far above real ones. */
+export const JSON_FILE_LIMITS: ReadLimits = { maxLineBytes: Number.POSITIVE_INFINITY, maxBytes: 64 << 20 };
 
 const CHUNK = 1 << 20;
 
@@ -42,14 +48,14 @@ export function readTextWithin(file: string, limits: ReadLimits): string {
       const view = buffer.subarray(0, n);
       let start = 0;
       for (let i = view.indexOf(10); i !== -1; i = view.indexOf(10, i + 1)) {
-        if (lineBytes + (i - start) > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line });
+        if (lineBytes + (i - start) > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
         line++;
         lineBytes = 0;
         start = i + 1;
       }
       lineBytes += n - start;
-      if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line });
-      if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line });
+      if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
+      if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line }, limits);
       parts.push(Buffer.from(view));
     }
     return Buffer.concat(parts).toString("utf8");

@@ -78,6 +78,17 @@ describe.runIf(process.platform === "linux")("bounded inputs (built CLI)", () =>
     expect(o.peakKib).toBeLessThan(BOUND_KIB);
   });
 
+  it.each([
+    ["check", ["check", "test/fixtures/transcripts/edit-write-bash-fail.jsonl", "--checks", "/dev/zero"], /^proctor check: cannot read checks file \/dev\/zero: it is larger than 64 MiB$/],
+    ["merge", ["merge", "/dev/zero"], /^proctor merge: cannot read \/dev\/zero: it is larger than 64 MiB$/],
+    ["baseline", ["baseline", "--check", "/dev/zero", "/dev/zero"], /^proctor baseline: cannot read the report \/dev\/zero: it is larger than 64 MiB$/],
+    ["show", ["show", "/dev/zero"], /^proctor show: cannot read \/dev\/zero: line 1 is longer than 32 MiB$/],
+  ])("proctor %s of /dev/zero stops at a cap with bounded memory", async (_, args, first) => {
+    const o = await run(args);
+    expectCleanError(o, first);
+    expect(o.peakKib).toBeLessThan(BOUND_KIB);
+  });
+
   it("proctor gate denies (exit 2) when stdin never ends", async () => {
     const o = await run(["gate", "--purity", "bounded"], "open");
     expectCleanError(o, /^proctor gate: stdin did not end within 5 s; denied/);

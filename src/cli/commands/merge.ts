@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { ProctorError } from "../../errors/proctor-error.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../io/read-bounded.js";
 import { mergeReports, missingShards } from "../../measure/merge.js";
 import { parseCheckReports } from "../../measure/schema.js";
 import { evaluateThresholds, formatRate } from "../../measure/thresholds.js";
@@ -13,7 +14,7 @@ const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check]";
 function readReports(file: string): { report: CheckReport; source: string; inArray: boolean }[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
