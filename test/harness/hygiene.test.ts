@@ -47,6 +47,14 @@ const marked = (mark: string) => processes((pid) => {
     return false;
   }
 });
+/** The supervisor a driver started (its pid is in the supervisor's argv). */
+const supervisorOf = (driverPid: number) => processes((pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`proctor-supervisor-of=${driverPid}\0`);
+  } catch {
+    return false;
+  }
+});
 const inGroups = (groups: ReadonlySet<number>) => processes((_, pgrp) => groups.has(pgrp));
 
 async function waitFor<T>(probe: () => T, done: (value: T) => boolean, seconds: number): Promise<T> {
@@ -65,7 +73,7 @@ afterEach(() => {
 });
 
 /** Start a driver with its own TMPDIR and a run marker; resolve once the agent's `sleep 30` runs. */
-async function startDriver(args: string[]): Promise<{ child: ChildProcess; mark: string; tmp: string; groups: Set<number>; output: () => string }> {
+async function startDriver(args: string[]): Promise<{ child: ChildProcess; driverPid: number; mark: string; tmp: string; groups: Set<number>; output: () => string }> {
   const tmp = mkdtempSync(path.join(tmpdir(), "proctor-hygiene-"));
   const mark = `mark-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: tmp, DRIVER_MARK: mark }, stdio: ["ignore", "pipe", "pipe"] });
@@ -79,7 +87,8 @@ async function startDriver(args: string[]): Promise<{ child: ChildProcess; mark:
   });
   const sleeping = await waitFor(() => marked(mark), (ps) => ps.some((p) => p.cmd === "sleep 30") || child.exitCode !== null, 60);
   expect(sleeping.map((p) => p.cmd), `the agent's sleep never started; driver said:\n${output}`).toContain("sleep 30");
-  return { child, mark, tmp, groups: new Set(sleeping.map((p) => p.pgrp)), output: () => output };
+  expect(supervisorOf(child.pid!)).toHaveLength(1);
+  return { child, driverPid: child.pid!, mark, tmp, groups: new Set(sleeping.map((p) => p.pgrp)), output: () => output };
 }
 
 /**
@@ -87,12 +96,15 @@ async function startDriver(args: string[]): Promise<{ child: ChildProcess; mark:
  * `atExit`: the driver cleaned up before it died, so look once, right away; otherwise (SIGKILL,
  * which no handler sees) give the supervisor its time.
  */
-async function expectNothingLeft(run: { mark: string; tmp: string; groups: Set<number> }, atExit: boolean): Promise<void> {
+async function expectNothingLeft(run: { mark: string; tmp: string; groups: Set<number>; driverPid: number }, atExit: boolean): Promise<void> {
   const seconds = atExit ? 0 : 20;
   const left = await waitFor(() => [...marked(run.mark), ...inGroups(run.groups)], (ps) => ps.length === 0, seconds);
   expect(left, "processes of the run still alive").toEqual([]);
   const files = await waitFor(() => readdirSync(run.tmp), (f) => f.length === 0, seconds);
   expect(files, "temp dirs left in the driver's TMPDIR").toEqual([]);
+  // The supervisor goes too, once its driver is gone.
+  const supervisor = await waitFor(() => supervisorOf(run.driverPid), (ps) => ps.length === 0, 20);
+  expect(supervisor, "the supervisor outlived its driver").toEqual([]);
 }
 
 describe.runIf(linux)("nothing outlives a run (real claude binary)", () => {
