@@ -73,10 +73,10 @@ afterEach(() => {
 });
 
 /** Start a driver with its own TMPDIR and a run marker; resolve once the agent's `sleep 30` runs. */
-async function startDriver(args: string[]): Promise<{ child: ChildProcess; driverPid: number; mark: string; tmp: string; groups: Set<number>; output: () => string }> {
+async function startDriver(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; driverPid: number; mark: string; tmp: string; groups: Set<number>; output: () => string }> {
   const tmp = mkdtempSync(path.join(tmpdir(), "proctor-hygiene-"));
   const mark = `mark-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: tmp, DRIVER_MARK: mark }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, TMPDIR: tmp, DRIVER_MARK: mark }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
@@ -117,6 +117,15 @@ describe.runIf(linux)("nothing outlives a run (real claude binary)", () => {
     // With no handler of its own, the script dies of the signal, as it would without proctor.
     expect({ code, diedOf }, run.output()).toEqual({ code: null, diedOf: signal });
     await expectNothingLeft(run, signal !== "SIGKILL");
+  });
+
+  it("a script with its own SIGINT handler decides: it aborts the run, which is cleaned up before the promise settles", async () => {
+    const run = await startDriver([DRIVER], { OWN_HANDLER: "1" });
+    run.child.kill("SIGINT");
+    const [code] = (await once(run.child, "exit")) as [number | null];
+    expect(code, run.output()).toBe(3);
+    expect(run.output()).toContain("run ended: killed");
+    await expectNothingLeft(run, true);
   });
 
   it.each([
