@@ -23,6 +23,7 @@ export type {
 export { TOOL_STATUSES, MAIN_AGENT } from "./trace/types.js";
 export { validateTrace, traceErrors, TRACE_SCHEMA } from "./trace/schema.js";
 export { parseTranscript, readTranscript } from "./trace/transcript.js";
+export type { TranscriptLimits } from "./trace/transcript.js";
 export { subagentView, mainAgentView } from "./trace/scope.js";
 export { diffReplay } from "./trace/replay-diff.js";
 export { replayMatches } from "./checks/replay.js";

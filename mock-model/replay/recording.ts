@@ -5,9 +5,10 @@
  * run fed back, by tool_use id. Reads `claude -p --output-format stream-json` and Claude Code
  * session logs (rewritten to stream-json first, so both read alike).
  */
-import { readFileSync } from "node:fs";
 import { ProctorError } from "../../src/errors/proctor-error.js";
-import { convertSessionLog, isSessionLog, readSessionFiles, sessionPrompt } from "../../src/trace/session-log.js";
+import { readEventFile } from "../../src/io/read-bounded.js";
+import { convertSessionLog, isSessionLog, readTranscriptFiles, sessionPrompt } from "../../src/trace/session-log.js";
+import { TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
 import { contentText } from "../run/flatten.js";
 import type { ScriptBlock, ScriptUsage, StopReason } from "../script/types.js";
 
@@ -80,19 +81,18 @@ export function readRecording(source: string): Recording {
       text = convertSessionLog(text).streamJson;
     }
   } else {
-    try {
-      const session = readSessionFiles(source);
-      if (session) {
-        prompt = sessionPrompt(session.main);
-        text = convertSessionLog(session.main, session.subagents, session.file).streamJson;
-      } else {
-        text = readFileSync(source, "utf8");
-      }
-    } catch (error) {
-      if (error instanceof ProctorError) throw error;
-      throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read recording ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-        detail: "  record one with `claude -p PROMPT --output-format stream-json --verbose --include-hook-events > run.jsonl`, or pass a Claude Code session log",
-      });
+    const files = readTranscriptFiles(source, (file) =>
+      readEventFile(file, TRANSCRIPT_LIMITS, {
+        noun: "recording",
+        reader: "readRecording",
+        hint: "record one with `claude -p PROMPT --output-format stream-json --verbose --include-hook-events > run.jsonl`, or pass a Claude Code session log",
+      }),
+    );
+    if (files.subagents) {
+      prompt = sessionPrompt(files.text);
+      text = convertSessionLog(files.text, files.subagents, files.file).streamJson;
+    } else {
+      text = files.text;
     }
   }
   return parseRecording(text, prompt);

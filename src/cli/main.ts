@@ -2,11 +2,14 @@
 /**
  * The `proctor` CLI. Each command lives in its own module, imported only when it runs, so a
  * per-tool-call command like `proctor gate` pays for nothing else at start-up.
- * Exit codes: 0 success, 1 a verdict failed, 2 bad input.
+ * Exit codes: 0 success, 1 a verdict failed, 2 bad input; `proctor run` stopped by a signal exits
+ * 128 + its number (130 SIGINT, 143 SIGTERM). Errors are one line naming the input and what to
+ * do; `--debug` (or PROCTOR_DEBUG=1) adds the stack.
  */
 import { isProctorError } from "../errors/proctor-error.js";
 import { HelpRequested } from "./args.js";
 import type { Command } from "./command.js";
+import { debugText, describeUnexpected } from "./errors.js";
 import { renderHelp } from "./help.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: Command }> }> = {
@@ -25,10 +28,17 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
 };
 
 function usage(): string {
-  return ["usage: proctor <command> [options]", "", ...Object.values(COMMANDS).map((c) => `  proctor ${c.summary}`)].join("\n");
+  return ["usage: proctor <command> [options] [--debug]", "", ...Object.values(COMMANDS).map((c) => `  proctor ${c.summary}`)].join("\n");
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/** Take `--debug` out of argv wherever it is: it asks for stack traces with errors. */
+function takeDebugFlag(argv: readonly string[]): { argv: string[]; debug: boolean } {
+  const rest = argv.filter((a) => a !== "--debug");
+  return { argv: rest, debug: rest.length !== argv.length || process.env.PROCTOR_DEBUG === "1" };
+}
+
+export async function main(argvIn: readonly string[]): Promise<number> {
+  const { argv, debug } = takeDebugFlag(argvIn);
   const [first, ...afterFirst] = argv;
   // `proctor help run` is `proctor run --help`.
   const [name, ...rest] = first === "help" && afterFirst[0] && COMMANDS[afterFirst[0]] ? [afterFirst[0], "--help"] : argv;
@@ -55,19 +65,27 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (isProctorError(error)) {
-      process.stderr.write(`proctor ${name}: ${error.message}\n`);
+      process.stderr.write(`proctor ${name}: ${error.message}\n${debug ? `${debugText(error)}\n` : ""}`);
       return error.code === "CHECKS_FAILED" || error.code === "RATES_BELOW_THRESHOLD" ? 1 : 2;
     }
-    throw error;
+    process.stderr.write(`${describeUnexpected(error, name)}\n${debug ? `${debugText(error)}\n` : ""}`);
+    return 2;
   }
 }
+
+// A reader that closed the pipe (`proctor trace x | head`) is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.stderr.write(`proctor: cannot write the output: ${error.code ?? error.message}\n`);
+  process.exit(2);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`proctor: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`${describeUnexpected(error, "")}\n`);
     process.exitCode = 2;
   },
 );

@@ -217,19 +217,27 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
   return { streamJson, facts };
 }
 
-/** The main log and subagent logs of a session, given its `.jsonl` file or its session folder. */
-export function readSessionFiles(path: string): { main: string; file: string; subagents: SubagentLog[] } | undefined {
-  let file = path;
-  let folder: string;
-  if (existsSync(path) && statSync(path).isDirectory()) {
-    file = `${path.replace(/\/+$/, "")}.jsonl`;
-    folder = path.replace(/\/+$/, "");
-    if (!existsSync(file)) return undefined;
-  } else {
-    folder = join(dirname(path), basename(path, ".jsonl"));
-  }
-  const main = readFileSync(file, "utf8");
-  if (!isSessionLog(main)) return undefined;
+/** A transcript file's text, and — when it is a session log — its subagents' logs. */
+export interface TranscriptFiles {
+  /** The file read (a session folder stands for `<folder>.jsonl`). */
+  readonly file: string;
+  readonly text: string;
+  /** Present exactly when `text` is a session log. */
+  readonly subagents?: SubagentLog[];
+}
+
+/**
+ * Read a transcript given its path: a stream-json file, a session log, or a session folder
+ * (`<id>/` stands for `<id>.jsonl`, its subagents under `<id>/subagents/`). Each file is read once,
+ * with `read` (the caller's bounded reader).
+ */
+export function readTranscriptFiles(path: string, read: (file: string) => string): TranscriptFiles {
+  const trimmed = path.replace(/\/+$/, "");
+  const isFolder = existsSync(path) && statSync(path).isDirectory() && existsSync(`${trimmed}.jsonl`);
+  const file = isFolder ? `${trimmed}.jsonl` : path;
+  const text = read(file);
+  if (!isSessionLog(text)) return { file, text };
+  const folder = isFolder ? trimmed : join(dirname(file), basename(file, ".jsonl"));
   const subagents: SubagentLog[] = [];
   const dir = join(folder, "subagents");
   if (existsSync(dir)) {
@@ -244,10 +252,10 @@ export function readSessionFiles(path: string): { main: string; file: string; su
         });
       }
       if (typeof meta.toolUseId !== "string") continue; // not dispatched by an Agent call (e.g. compaction)
-      subagents.push({ toolUseId: meta.toolUseId, ...(typeof meta.agentType === "string" ? { agentType: meta.agentType } : {}), text: readFileSync(join(dir, name), "utf8") });
+      subagents.push({ toolUseId: meta.toolUseId, ...(typeof meta.agentType === "string" ? { agentType: meta.agentType } : {}), text: read(join(dir, name)) });
     }
   }
-  return { main, file, subagents };
+  return { file, text, subagents };
 }
 
 /** Where Claude Code keeps session logs: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */

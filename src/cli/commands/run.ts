@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
 import type { HarnessSpec } from "../../../harness/claude/spec.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../eval/define.js";
 import { findEvalFiles, loadEvalFiles } from "../../eval/load.js";
-import { chooseTier, runEvals, tracesDirOf, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
+import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
 import type { TrialContext } from "../../measure/measure.js";
 import type { Trace } from "../../trace/types.js";
 import type { Baseline } from "../../../reporters/baseline/format.js";
@@ -81,10 +82,63 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   }
 }
 
+/** The signals that stop a run: Ctrl-C, a polite kill, a closed terminal. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** The conventional exit code of a process ended by `signal`: 128 + its number (SIGINT 130, SIGTERM 143, SIGHUP 129). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (osConstants.signals[signal] ?? 0);
+}
+
+/**
+ * Abort the runs on the first stop signal and let them clean up (their processes are killed,
+ * their temp dirs removed); on a second, exit at once — the exit hook kills what is left.
+ */
+function interruptOn(controller: AbortController): { readonly signal: NodeJS.Signals | undefined; release(): void } {
+  let received: NodeJS.Signals | undefined;
+  const handlers = STOP_SIGNALS.map((signal) => {
+    const handler = () => {
+      if (received) {
+        process.stderr.write(`proctor run: ${signal} again: killing every run now\n`);
+        process.exit(signalExitCode(signal));
+      }
+      received = signal;
+      process.stderr.write(`proctor run: ${signal}: stopping the runs and cleaning up (send it again to stop at once)\n`);
+      controller.abort();
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  return {
+    get signal() {
+      return received;
+    },
+    release() {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+    },
+  };
+}
+
+/** Which evals the signal cut short (and which never started), for stderr. */
+function describeInterruption(signal: NodeJS.Signals, outcomes: readonly EvalOutcome[]): string {
+  const lines = outcomes.flatMap((o) => {
+    const report = o.report;
+    if (!report || report.stopped?.reason !== "aborted") return [];
+    const ran = report.trials.completed + report.trials.errored;
+    return [`  ${o.definition.name}: ${ran === 0 ? "not started" : `cut short after ${ran} of ${report.trials.requested} trials`}`];
+  });
+  return [
+    `proctor run: interrupted by ${signal}; every run it started was stopped and its temp dirs removed. No gate was applied and no report or baseline written.`,
+    ...(lines.length ? ["cut short:", ...lines] : []),
+    "",
+  ].join("\n");
+}
+
 /**
  * Run eval files: measure each eval on its tier, print the summary, write JUnit / JSON, hold the
  * reports to a baseline. Exit 0 all gates held, 1 a gate failed / an eval was skipped / a check
- * regressed, 2 bad input (including a real run without a key).
+ * regressed, 2 bad input (including a real run without a key), 128 + the signal's number when
+ * stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129) after every run was cleaned up.
  */
 const run: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(
@@ -143,9 +197,7 @@ const run: Command = async (argv) => {
 
   if (values["all-traces"] && !values.traces) throw new ProctorError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const interruption = interruptOn(controller);
   let outcomes;
   try {
     await installBuiltInJudge(definitions.flatMap((d) => d.checks));
@@ -163,8 +215,12 @@ const run: Command = async (argv) => {
       signal: controller.signal,
     });
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
+    interruption.release();
+  }
+  if (interruption.signal) {
+    process.stdout.write(renderRunSummary(outcomes));
+    process.stderr.write(describeInterruption(interruption.signal, outcomes));
+    return signalExitCode(interruption.signal);
   }
   if (outcomes.every((o) => o.status === "not-run")) {
     process.stdout.write(renderRunSummary(outcomes));
