@@ -65,7 +65,7 @@ describe("a user's vitest file", () => {
     const { trace, cleanup } = await runHarness({ prompt: "list", files: { "a.txt": "x" }, script: ${JSON.stringify(script("ls"))} });
     await cleanup();
     expect(trace).toPassAll([tool("Bash"), purity("bounded")]);
-  });
+  }, 60_000);
 });
 `,
   );
