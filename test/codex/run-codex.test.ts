@@ -100,8 +100,12 @@ describe("runCodex (real codex binary)", () => {
     vexpect(trace.usage?.costUsd).toBeUndefined();
     vexpect(trace.usage!.durationMs).toBeGreaterThan(0);
     vexpect(trace.modelRequests).toHaveLength(5);
-    // The stream alone: the two refused calls are missing.
-    vexpect(readCodexJsonl(result.stdout, { cwd: result.workDir }).toolCalls.map((c) => c.name)).toEqual(["exec_command", "apply_patch"]);
+    // The stream alone: the policy-refused rm is missing. Whether Codex reports the sandboxed write
+    // varies from run to run (as a failed command, or not at all); either way the merge says denied.
+    const streamed = readCodexJsonl(result.stdout, { cwd: result.workDir }).toolCalls;
+    vexpect(streamed.slice(0, 2).map((c) => c.name)).toEqual(["exec_command", "apply_patch"]);
+    vexpect(streamed.filter((c) => /rm -rf/.test(String(c.input.command)))).toEqual([]);
+    vexpect(streamed.length).toBeLessThan(trace.toolCalls.length);
   });
 
   it("keeps two parallel runs on one server apart; an MCP server's tools are called through its namespace", async () => {
