@@ -56,7 +56,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown> } | { event: string } {
+function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown>; cwd?: string } | { event: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -72,7 +72,8 @@ function readPayload(text: string): { event?: string; toolName: string; toolInpu
   if (json.tool_input !== undefined && !isPlainObject(json.tool_input)) {
     throw new ProctorError("INVALID_INPUT", `tool_input must be an object; got ${JSON.stringify(json.tool_input)}`);
   }
-  return { event: event as string | undefined, toolName: json.tool_name, toolInput: (json.tool_input ?? {}) as Record<string, unknown> };
+  const cwd = typeof json.cwd === "string" && json.cwd !== "" ? { cwd: json.cwd } : {};
+  return { event: event as string | undefined, toolName: json.tool_name, toolInput: (json.tool_input ?? {}) as Record<string, unknown>, ...cwd };
 }
 
 const gate: Command = async (argv) => {
@@ -116,7 +117,10 @@ const gate: Command = async (argv) => {
   if (gateNeedsShell(payload.toolName, options)) {
     const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
     await loadShellParser();
-    judge = explainBash;
+    // The command runs in the event's directory with (about) this process's environment: judge it
+    // there, so a repository that configures programs for git cannot pass as read-only.
+    const context = { cwd: payload.cwd ?? process.cwd(), env: process.env };
+    judge = (command) => explainBash(command, context);
   }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
