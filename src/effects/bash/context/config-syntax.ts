@@ -50,8 +50,11 @@ export function parseConfig(text: string, file: string): ParsedConfig {
   const src = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   let i = 0;
   let line = 1;
+  /** The line of the character read last, for messages. */
+  let at = 1;
   /** git's get_next_char: end of input reads as a newline. */
   const next = (): string => {
+    at = line;
     if (i >= src.length) {
       i++;
       return "\n";
@@ -61,7 +64,7 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     return c;
   };
   const eof = () => i > src.length;
-  const fail = (what: string): ParsedConfig => ({ error: `${file}:${Math.min(line, src.split("\n").length)}: ${what}` });
+  const fail = (what: string): ParsedConfig => ({ error: `${file}:${at}: ${what}` });
 
   const entries: ConfigEntry[] = [];
   let section: string | undefined;
@@ -122,7 +125,6 @@ export function parseConfig(text: string, file: string): ParsedConfig {
       continue;
     }
     if (!isAlpha(c)) return fail(`bad character ${JSON.stringify(c)} where a key name starts`);
-    if (section === undefined) return fail("a key outside any section");
     const keyLine = line;
     let name = c.toLowerCase();
     let d = next();
@@ -158,10 +160,7 @@ export function parseConfig(text: string, file: string): ParsedConfig {
         spaces = 0;
         if (e === "\\") {
           e = next();
-          if (e === "\n") {
-            if (eof()) return fail(`value of ${name} ends in a backslash`);
-            continue;
-          }
+          if (e === "\n") continue; // a continuation (git accepts one at the end of the file too)
           const escaped: Record<string, string> = { t: "\t", b: "\b", n: "\n", "\\": "\\", '"': '"' };
           if (escaped[e] === undefined) return fail(`bad escape \\${e} in the value of ${name}`);
           out += escaped[e];
@@ -175,7 +174,8 @@ export function parseConfig(text: string, file: string): ParsedConfig {
       }
       value = out;
     }
-    entries.push({ section, ...(subsection === undefined ? {} : { subsection }), name, ...(value === undefined ? {} : { value }), origin: `${file}:${keyLine}` });
+    // git accepts a key before any section; no such key can name a program, but keep it visible.
+    entries.push({ section: section ?? "", ...(subsection === undefined ? {} : { subsection }), name, ...(value === undefined ? {} : { value }), origin: `${file}:${keyLine}` });
   }
 }
 

@@ -125,7 +125,7 @@ function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVer
   const note = (v: BashVerdict | undefined) => {
     if (v) verdict = verdict ? worse(verdict, v) : v;
   };
-  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, scope.lost ? undefined : scope.controlled()));
+  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled())));
   if (command === "git") note(classifyGitInContext(args, scope));
   if (command === "rg") note(classifyRipgrepInContext(args, scope));
   return verdict;
@@ -216,17 +216,21 @@ function verifiesSignatures(sub: string, rest: readonly string[]): string | unde
 }
 
 function checkEntries(sub: string, rest: readonly string[], entries: readonly ConfigEntry[]): BashVerdict | undefined {
+  // Every offending setting is named, so that one fix is not followed by another refusal.
+  const found: string[] = [];
   for (const entry of entries) {
     if (entry.section === "alias" && entry.subsection === undefined && entry.name === sub.toLowerCase()) {
-      return undecidable(`\`git ${sub}\`: ${entry.origin} defines an alias named like it (alias.${entry.name})`);
+      found.push(`${entry.origin} defines alias.${entry.name}, named like the subcommand`);
     }
     for (const key of programKeysFor(entry.section, entry.subsection, entry.name)) {
       if (key.never !== undefined || key.judgedBy !== undefined || !key.reach(sub, rest)) continue;
       if (key.off?.(entry.value) || (key.when && !key.when(entry.value))) continue;
-      return undecidable(`\`git ${sub}\` would run a program here: ${entry.origin} sets ${entryKey(entry)} — ${key.runs} (${key.doc})`);
+      found.push(`${entry.origin} sets ${entryKey(entry)} (${key.key}: ${key.runs}; ${key.doc})`);
     }
   }
-  return undefined;
+  if (found.length === 0) return undefined;
+  const more = found.length > 4 ? `; and ${found.length - 4} more` : "";
+  return undecidable(`\`git ${sub}\` would run a program here: ${found.slice(0, 4).join("; ")}${more}`);
 }
 
 /** The hook that read commands run: `post-index-change`, when status or diff refresh and write the index. */

@@ -1,10 +1,11 @@
 /**
  * PATH safety: a bare command name (`git`, `ls`) is whatever program the shell finds first on
- * PATH. The text classifier assumes it is the system's. That holds only when no directory the
- * shell searches before finding it can be filled by the repository or by the command's own
- * working directory: a relative entry (an empty entry or `.` means the current directory), an
- * entry inside the directory the command runs in that the current user can write, or a
- * world-writable entry without the sticky bit.
+ * PATH. The text classifier assumes it is the system's. That fails when PATH holds a relative
+ * entry (an empty entry or `.` is the current directory, which `cd` moves), a world-writable
+ * entry without the sticky bit searched before the program (anyone can drop one ahead of it), or
+ * when the program is found in a directory the current user can write inside the directory the
+ * command runs in or its repository's work tree (`node_modules/.bin`, `./bin`): then it is the
+ * repository's program.
  */
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, join, relative, isAbsolute } from "node:path";
@@ -25,13 +26,8 @@ interface EntryFacts {
   readonly worldWritable: boolean;
 }
 
-const entryCache = new Map<string, EntryFacts>();
-
-/** What matters about one absolute PATH entry (cached per process: PATH rarely changes). */
+/** What matters about one absolute PATH entry (not cached: a chmod must count at once). */
 function entryFacts(entry: string): EntryFacts {
-  const cached = entryCache.get(entry);
-  if (cached) return cached;
-  let facts: EntryFacts;
   try {
     const s = statSync(entry);
     let writable = true;
@@ -40,12 +36,30 @@ function entryFacts(entry: string): EntryFacts {
     } catch {
       writable = false;
     }
-    facts = { real: realpathSync(entry), writable, worldWritable: (s.mode & 0o002) !== 0 && (s.mode & 0o1000) === 0 };
+    return { real: realpathSync(entry), writable, worldWritable: (s.mode & 0o002) !== 0 && (s.mode & 0o1000) === 0 };
   } catch {
-    facts = { writable: false, worldWritable: false }; // absent: nothing can be found there
+    return { writable: false, worldWritable: false }; // absent: nothing can be found there
   }
-  entryCache.set(entry, facts);
-  return facts;
+}
+
+/**
+ * The system's program directories: trusted like the programs in them, even when the current
+ * user (root) can write them, or the command runs in `/` or `/usr`.
+ */
+const SYSTEM_DIRS = ["/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"];
+let systemReal: Set<string> | undefined;
+
+function isSystemDir(real: string): boolean {
+  systemReal ??= new Set(SYSTEM_DIRS.flatMap((d) => [d, realOr(d)]));
+  return systemReal.has(real);
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function isInside(dir: string, root: string): boolean {
@@ -66,29 +80,29 @@ function isExecutableFile(path: string): boolean {
 /**
  * Is finding `name` on `path` safe from directories the command's surroundings control? Checks
  * every entry up to (and including) the one where the shell would find it; `undefined` when safe.
- * `cwds` are the directories the command may run in; without them, any writable entry is unsafe.
+ * `controlled` gives the directories the repository controls (start directories and work trees);
+ * `undefined` when unknown, and then any writable entry is.
  */
-export function checkPathLookup(name: string, path: string | undefined, cwds: readonly string[] | undefined): BashVerdict | undefined {
+export function checkPathLookup(name: string, path: string | undefined, controlled: () => readonly string[] | undefined): BashVerdict | undefined {
   if (name.includes("/") || BUILTINS.has(name) || path === undefined) return undefined;
-  const roots = cwds?.map((c) => {
-    try {
-      return realpathSync(c);
-    } catch {
-      return c;
-    }
-  });
   for (const entry of path.split(delimiter)) {
     if (entry === "" || !isAbsolute(entry)) {
       return undecidable(`PATH holds the relative entry ${JSON.stringify(entry)}, so \`${name}\` could be a program in the directory the command runs in`);
     }
     const facts = entryFacts(entry);
-    if (facts.real !== undefined) {
-      if (facts.worldWritable) return undecidable(`PATH holds ${entry}, which anyone can write (no sticky bit), so \`${name}\` could be anyone's program`);
-      if (facts.writable && (roots === undefined || roots.some((r) => isInside(facts.real!, r)))) {
-        return undecidable(`PATH holds ${entry}, writable and inside the directory the command runs in, so \`${name}\` could be the repository's own program`);
-      }
+    if (facts.real === undefined) continue;
+    // Anyone may drop a program here at any moment, ahead of the one meant.
+    if (facts.worldWritable) return undecidable(`PATH holds ${entry}, which anyone can write (no sticky bit), so \`${name}\` could be anyone's program`);
+    if (!isExecutableFile(join(entry, name))) continue;
+    // Found. A directory the repository controls holds the repository's program, not the system's.
+    // (One that only *could* hold it is harmless now: putting a program there is a write, which
+    // makes the line that does it not read-only, and the gate checks every call afresh.)
+    if (!facts.writable || isSystemDir(facts.real)) return undefined;
+    const roots = controlled()?.map(realOr);
+    if (roots === undefined || roots.some((r) => isInside(facts.real!, r))) {
+      return undecidable(`\`${name}\` resolves to ${join(entry, name)}, in a writable PATH directory inside the directory the command runs in: the repository's own program, not the system's`);
     }
-    if (isExecutableFile(join(entry, name))) return undefined;
+    return undefined;
   }
   return undefined;
 }
