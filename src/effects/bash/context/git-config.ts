@@ -55,7 +55,8 @@ const missing = (error: unknown): boolean => ["ENOENT", "ENOTDIR"].includes((err
 
 function statOrUndefined(path: string): Stats | undefined {
   try {
-    return statSync(path);
+    // No exception for the common case, a file that is not there: the gate runs per tool call.
+    return statSync(path, { throwIfNoEntry: false });
   } catch (error) {
     if (missing(error)) return undefined;
     throw new ConfigError(`cannot inspect ${path} (${(error as Error).message})`);
@@ -63,6 +64,7 @@ function statOrUndefined(path: string): Stats | undefined {
 }
 
 function readText(path: string): string | undefined {
+  if (!statOrUndefined(path)) return undefined;
   try {
     return readFileSync(path, "utf8");
   } catch (error) {

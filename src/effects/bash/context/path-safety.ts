@@ -20,25 +20,13 @@ const BUILTINS = new Set([
   "unalias", "unset", "wait",
 ]);
 
-interface EntryFacts {
-  readonly real?: string;
-  readonly writable: boolean;
-  readonly worldWritable: boolean;
-}
-
-/** What matters about one absolute PATH entry (not cached: a chmod must count at once). */
-function entryFacts(entry: string): EntryFacts {
+/** Can the current user write `dir`? */
+function isWritable(dir: string): boolean {
   try {
-    const s = statSync(entry);
-    let writable = true;
-    try {
-      accessSync(entry, constants.W_OK);
-    } catch {
-      writable = false;
-    }
-    return { real: realpathSync(entry), writable, worldWritable: (s.mode & 0o002) !== 0 && (s.mode & 0o1000) === 0 };
+    accessSync(dir, constants.W_OK);
+    return true;
   } catch {
-    return { writable: false, worldWritable: false }; // absent: nothing can be found there
+    return false;
   }
 }
 
@@ -67,9 +55,11 @@ function isInside(dir: string, root: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
+/** Would the shell run `path`? (A regular file the current user may execute.) */
 function isExecutableFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (!s?.isFile() || (s.mode & 0o111) === 0) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {
@@ -89,17 +79,25 @@ export function checkPathLookup(name: string, path: string | undefined, controll
     if (entry === "" || !isAbsolute(entry)) {
       return undecidable(`PATH holds the relative entry ${JSON.stringify(entry)}, so \`${name}\` could be a program in the directory the command runs in`);
     }
-    const facts = entryFacts(entry);
-    if (facts.real === undefined) continue;
+    let stats;
+    try {
+      stats = statSync(entry, { throwIfNoEntry: false });
+    } catch {
+      stats = undefined; // not a directory: nothing can be found there
+    }
+    if (!stats) continue;
     // Anyone may drop a program here at any moment, ahead of the one meant.
-    if (facts.worldWritable) return undecidable(`PATH holds ${entry}, which anyone can write (no sticky bit), so \`${name}\` could be anyone's program`);
+    if ((stats.mode & 0o002) !== 0 && (stats.mode & 0o1000) === 0) {
+      return undecidable(`PATH holds ${entry}, which anyone can write (no sticky bit), so \`${name}\` could be anyone's program`);
+    }
     if (!isExecutableFile(join(entry, name))) continue;
     // Found. A directory the repository controls holds the repository's program, not the system's.
     // (One that only *could* hold it is harmless now: putting a program there is a write, which
     // makes the line that does it not read-only, and the gate checks every call afresh.)
-    if (!facts.writable || isSystemDir(facts.real)) return undefined;
+    const real = realOr(entry);
+    if (isSystemDir(real) || !isWritable(entry)) return undefined;
     const roots = controlled()?.map(realOr);
-    if (roots === undefined || roots.some((r) => isInside(facts.real!, r))) {
+    if (roots === undefined || roots.some((r) => isInside(real, r))) {
       return undecidable(`\`${name}\` resolves to ${join(entry, name)}, in a writable PATH directory inside the directory the command runs in: the repository's own program, not the system's`);
     }
     return undefined;
