@@ -337,6 +337,17 @@ describe("PATH safety", () => {
 });
 
 describe("other tools' configuration in the environment", () => {
+  it("refuses a BASH_ENV inside the repository (or relative): the shell sources it before the command", () => {
+    const sb = makeSandbox();
+    const repo = makeRepo(sb);
+    writeFileSync(join(repo, "env.sh"), `${touch(sb)}\n`);
+    runShell(sb, repo, "true", { ...sb.env, BASH_ENV: join(repo, "env.sh") });
+    expect(markerExists(sb)).toBe(true);
+    expect(explainBash("echo hi", ctx(sb, repo, { BASH_ENV: join(repo, "env.sh") })).reason).toMatch(/BASH_ENV/);
+    expect(explainBash("echo hi", ctx(sb, repo, { BASH_ENV: "env.sh" })).effect).toBe("undecidable");
+    expect(explainBash("echo hi", ctx(sb, repo, { BASH_ENV: join(sb.home, "env.sh") })).effect).toBe("read-only");
+  });
+
   it("reads RIPGREP_CONFIG_PATH, whose arguments (--pre) rg adds", () => {
     const sb = makeSandbox();
     const file = join(sb.root, "rgrc");

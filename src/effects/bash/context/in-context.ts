@@ -125,10 +125,24 @@ function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVer
   const note = (v: BashVerdict | undefined) => {
     if (v) verdict = verdict ? worse(verdict, v) : v;
   };
+  note(checkStartupFile(scope));
   if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled())));
   if (command === "git") note(classifyGitInContext(args, scope));
   if (command === "rg") note(classifyRipgrepInContext(args, scope));
   return verdict;
+}
+
+/**
+ * A non-interactive bash sources BASH_ENV before it runs anything: a relative path, or one inside
+ * the repository, makes every command line run the repository's script first.
+ */
+function checkStartupFile(scope: ContextScope): BashVerdict | undefined {
+  const file = scope.env.BASH_ENV;
+  if (file === undefined || file === "") return undefined;
+  if (!isAbsolute(file)) return undecidable(`BASH_ENV is the relative path ${JSON.stringify(file)}: the shell would source a script from the directory it starts in`);
+  const roots = scope.lost ? undefined : scope.controlled();
+  const inside = roots === undefined || roots.some((r) => file === r || file.startsWith(`${r}/`));
+  return inside ? undecidable(`BASH_ENV (${file}) is a script inside the directory the command runs in, which the shell sources first`) : undefined;
 }
 
 /** ripgrep reads extra arguments (`--pre=…` among them) from the file RIPGREP_CONFIG_PATH names. */
