@@ -187,7 +187,7 @@ describe("which configuration a git command sees", () => {
     const repo = makeRepo(sb);
     const file = join(sb.root, "g");
     writeFileSync(file, `[core]\n\tfsmonitor = "${touch(sb)}; false"\n`);
-    for (const extra of [
+    for (const extra of <Record<string, string>[]>[
       { GIT_CONFIG_GLOBAL: file },
       { GIT_CONFIG_SYSTEM: file, GIT_CONFIG_NOSYSTEM: "" },
       { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: `${touch(sb)}; false` },
@@ -281,6 +281,17 @@ describe("which configuration a git command sees", () => {
       expect(explainBash(c, ctx(sb, repo)).effect, c).toBe("undecidable");
     }
     expect(explainBash("git tag -l", ctx(sb, repo)).effect).toBe("read-only");
+  });
+
+  it("expands an unquoted ~ as the shell does, in cd and -C", () => {
+    const sb = makeSandbox();
+    const repo = makeRepo(sb, "home/proj");
+    hostile(sb, repo);
+    for (const c of ["git -C ~/proj status", "cd ~/proj && git status", "cd && cd proj && git status"]) {
+      expect(explainBash(c, ctx(sb, sb.root)).effect, c).toBe("undecidable");
+    }
+    expect(explainBash("git -C '~/proj' status", ctx(sb, sb.root)).effect).toBe("read-only"); // a directory named ~
+    expect(explainBash("git -C ~nobody/proj status", ctx(sb, sb.root)).effect).toBe("undecidable");
   });
 
   it("loses track of the repository after a cd to a computed directory", () => {

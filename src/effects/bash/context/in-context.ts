@@ -77,11 +77,6 @@ export class ContextScope {
       else this.lost = "`cd` with no HOME";
       return;
     }
-    if (target.startsWith("~")) {
-      if (target.startsWith("~/") && env.HOME) this.cwds.add(join(env.HOME, target.slice(2)));
-      else this.lost = `\`cd ${target}\``;
-      return;
-    }
     if (isAbsolute(target)) {
       this.cwds.add(resolve(target));
       return;
@@ -101,6 +96,17 @@ export function openScope(context: BashContext): ContextScope {
 
 const SYSTEM_PATH = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
 
+/**
+ * An argument as the shell passes it, tilde expanded: an unquoted leading `~` or `~/` is HOME;
+ * `~user`, `~+`, `~-` are not worked out (`undefined`, like a computed value).
+ */
+function expandTilde(arg: Arg, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const value = arg.value;
+  if (value === undefined || !value.startsWith("~") || !arg.text.startsWith("`~")) return value;
+  if (value !== "~" && !value.startsWith("~/")) return undefined;
+  return env.HOME ? join(env.HOME, value.slice(1)) : undefined;
+}
+
 /** Consult the context for one simple command the text found read-only. */
 export function classifyInContext(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
   try {
@@ -118,7 +124,7 @@ function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVer
     const operand = operands[0];
     if (operand === undefined) scope.move("");
     else if (command === "pushd" && operand.value !== undefined && /^[+-]\d+$/.test(operand.value)) return undefined; // rotates the stack: dirs already seen
-    else scope.move(operand.value);
+    else scope.move(expandTilde(operand, scope.env));
     return undefined;
   }
   let verdict: BashVerdict | undefined;
@@ -182,8 +188,8 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
     else {
       const next = args[++i];
       if (next === undefined) return undefined; // git refuses the line
-      if (next.value === undefined) return undecidable(`\`git ${v} ${next.text}\`: the directory is computed at run time`);
-      value = next.value;
+      value = expandTilde(next, scope.env);
+      if (value === undefined) return undecidable(`\`git ${v} ${next.text}\`: proctor cannot tell which directory that is`);
     }
     if (opt === "-C") dirs.push(value);
     else if (opt === "--git-dir") gitDir = value;
