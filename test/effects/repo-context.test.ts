@@ -22,7 +22,7 @@ const VERIFIES = new Set(["gpg.program", "gpg.<format>.program"]);
 /** Build the demo's repository: hostile (configured) or clean (same history, no configuration). */
 function demoRepo(demo: Demo, hostile: boolean): { sb: Sandbox; repo: string; env: Record<string, string> } {
   const sb = makeSandbox();
-  const repo = makeRepo(sb, "repo", demo.attributes);
+  const repo = demo.create ? demo.create(sb, hostile) : makeRepo(sb, "repo", demo.attributes);
   demo.prepare?.(sb, repo);
   if (hostile) demo.setup(sb, repo);
   return { sb, repo, env: { ...sb.env, ...(hostile ? (demo.env?.(sb) ?? {}) : {}) } };

@@ -115,6 +115,18 @@ export interface Demo {
   readonly env?: (sb: Sandbox) => Record<string, string>;
   /** Prepare the repository in the same way as `setup` but with no configuration (history, signatures). */
   readonly prepare?: (sb: Sandbox, repo: string) => void;
+  /** Create the repository instead of `makeRepo` (hostile, or its clean counterpart); returns its path. */
+  readonly create?: (sb: Sandbox, hostile: boolean) => string;
+}
+
+/** A blobless clone of a local server (hostile), or a full clone of it (clean): in the first, reading a blob fetches it. */
+export function makePartialClone(sb: Sandbox, hostile: boolean): string {
+  const srv = makeRepo(sb, "srv");
+  git(sb, srv, ["config", "uploadpack.allowFilter", "true"]);
+  git(sb, srv, ["config", "uploadpack.allowAnySHA1InWant", "true"]);
+  const repo = join(sb.root, "repo");
+  git(sb, sb.root, ["clone", "-q", ...(hostile ? ["--filter=blob:none"] : []), "--no-checkout", `file://${srv}`, repo]);
+  return repo;
 }
 
 const set = (sb: Sandbox, repo: string, ...pairs: [string, string][]) => {
@@ -153,6 +165,21 @@ export const DEMOS: readonly Demo[] = [
   { key: "format.pretty", command: "git show -s", prepare: (sb, r) => signHead(sb, r), setup: (sb, r) => set(sb, r, ["format.pretty", "format:%G?"], ["gpg.program", markerScript(sb)]) },
   { key: "gpg.program", command: "git log -1 --show-signature", prepare: (sb, r) => signHead(sb, r), setup: (sb, r) => set(sb, r, ["gpg.program", markerScript(sb)]) },
   { key: "gpg.<format>.program", command: "git log -1 --format='%G?'", prepare: (sb, r) => signHead(sb, r, "SIGNED MESSAGE"), setup: (sb, r) => set(sb, r, ["gpg.x509.program", markerScript(sb)]) },
+  {
+    key: "remote.<name>.promisor",
+    command: "git show HEAD:f",
+    create: makePartialClone,
+    setup: (sb, r) => set(sb, r, ["remote.origin.uploadpack", `${touch(sb)}; git-upload-pack`]),
+  },
+  {
+    key: "extensions.partialClone",
+    command: "git cat-file -p HEAD:f",
+    create: makePartialClone,
+    setup: (sb, r) => {
+      git(sb, r, ["config", "--unset", "remote.origin.promisor"]);
+      set(sb, r, ["core.repositoryFormatVersion", "1"], ["extensions.partialClone", "origin"], ["remote.origin.uploadpack", `${touch(sb)}; git-upload-pack`]);
+    },
+  },
   ...(["trace2.normalTarget", "trace2.perfTarget", "trace2.eventTarget"] as const).map(
     (key): Demo => ({
       key,

@@ -24,7 +24,7 @@ async function gate(cwd: string, command: string, env: Record<string, string>) {
 
 function demoRepo(demo: Demo, hostile: boolean) {
   const sb = makeSandbox();
-  const repo = makeRepo(sb, "repo", demo.attributes);
+  const repo = demo.create ? demo.create(sb, hostile) : makeRepo(sb, "repo", demo.attributes);
   demo.prepare?.(sb, repo);
   if (hostile) demo.setup(sb, repo);
   return { sb, repo, env: { ...sb.env, ...(hostile ? (demo.env?.(sb) ?? {}) : {}) } };

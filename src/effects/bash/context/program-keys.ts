@@ -215,6 +215,21 @@ export const PROGRAM_KEYS: readonly ProgramKey[] = [
     never: "it only runs to verify a signature, and every verification is undecidable anyway",
   },
   {
+    key: "remote.<name>.promisor",
+    runs: "a lazy fetch whenever an object is missing (a partial clone): the network, and the transport's programs — remote.<name>.uploadpack, core.sshCommand, credential helpers",
+    doc: "git-config(1) remote.<name>.promisor; partial-clone (Documentation/technical/partial-clone.txt)",
+    reach: every,
+    reachText: "every subcommand that reads an object (show, log -p, blame, diff, cat-file, …)",
+    off: isFalse,
+  },
+  {
+    key: "extensions.partialClone",
+    runs: "a lazy fetch from the remote named there whenever an object is missing, as remote.<name>.promisor",
+    doc: "git-config(1) extensions.partialClone; partial-clone (Documentation/technical/partial-clone.txt)",
+    reach: every,
+    reachText: "every subcommand that reads an object",
+  },
+  {
     key: "trace2.normalTarget",
     runs: "nothing, but every git command appends to the file (or socket) named there",
     doc: "git-config(1) trace2.normalTarget; api-trace2 Enabling a target",
