@@ -119,6 +119,7 @@ describe("which configuration a git command sees", () => {
     ["-C", (r: string) => `git -C ${r} status`],
     ["-C, applied in order", () => "git -C . -C repo status"],
     ["--git-dir", (r: string) => `git --git-dir=${r}/.git --work-tree ${r} status`],
+    ["--bare in its git directory", (r: string) => `cd ${r}/.git && git --bare --work-tree=.. status`],
     ["a subdirectory of it", (r: string) => `git -C ${r}/sub status`],
     ["in a command substitution", (r: string) => `echo $(git -C ${r} status)`],
   ])("finds a hostile repository reached by %s, from a clean directory", (_, command) => {

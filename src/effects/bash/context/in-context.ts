@@ -174,6 +174,7 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
   const dirs: string[] = [];
   let gitDir: string | undefined;
   let workTree: string | undefined;
+  let bare = false;
   let i = 0;
   for (; i < args.length; i++) {
     const v = args[i].value;
@@ -182,6 +183,7 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
     const eq = v.indexOf("=");
     const opt = v.startsWith("--") && eq !== -1 ? v.slice(0, eq) : v;
     if (opt === "-c" || opt === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
+    if (opt === "--bare") bare = true;
     if (!GLOBAL_VALUED.has(opt)) continue;
     let value: string | undefined;
     if (eq !== -1 && v.startsWith("--")) value = v.slice(eq + 1);
@@ -213,7 +215,8 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
   }
   for (const cwd of scope.cwds) {
     const start = dirs.reduce((at, d) => (d === "" ? at : resolve(at, d)), cwd);
-    const dir = gitDir ?? env.GIT_DIR;
+    // `--bare` makes the starting directory the git directory unless GIT_DIR names one.
+    const dir = gitDir ?? env.GIT_DIR ?? (bare ? "." : undefined);
     const tree = workTree ?? env.GIT_WORK_TREE;
     const location: GitLocation = { start, ...(dir ? { gitDir: resolve(start, dir) } : {}), ...(tree ? { workTree: resolve(start, tree) } : {}) };
     const config = readEffectiveConfig(location, env);
