@@ -102,6 +102,26 @@ describe("the one list of keys", () => {
   });
 });
 
+describe("reach: a key counts only on the subcommands it reaches", () => {
+  it("diff drivers, textconv and external diffs reach `git status` only with -v", () => {
+    const sb = makeSandbox();
+    const repo = makeRepo(sb, "repo", "* diff=x");
+    git(sb, repo, ["config", "diff.x.textconv", `${touch(sb)}; cat`]);
+    writeFileSync(join(repo, "f"), "staged\n");
+    git(sb, repo, ["add", "f"]);
+    for (const c of ["git status", "git status --short", "git status -s -b"]) {
+      runShell(sb, repo, c);
+      expect(markerExists(sb), c).toBe(false);
+      expect(explainBash(c, ctx(sb, repo)).effect, c).toBe("read-only");
+    }
+    for (const c of ["git status -v", "git status -uno -v", "git status --verbose"]) {
+      runShell(sb, repo, `rm -f ${sb.marker}; ${c}`);
+      expect(markerExists(sb), c).toBe(true);
+      expect(explainBash(c, ctx(sb, repo)).reason, c).toContain("diff.<driver>.textconv");
+    }
+  });
+});
+
 describe("which configuration a git command sees", () => {
   const hostile = (sb: Sandbox, repo: string) => git(sb, repo, ["config", "core.fsmonitor", `${touch(sb)}; false`]);
 

@@ -40,8 +40,13 @@ const nowhere: Reach = () => false;
 /** `git CMD --help` (and `git help`) open the manual through the configured viewer. */
 const help: Reach = (sub, args) => sub === "help" || args.some((a) => a === "--help");
 
-/** Subcommands that produce diffs or file contents that a diff driver, textconv or external diff can touch. */
-export const DIFFING = ["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff", "stash", "reflog", "format-patch", "status", "grep", "blame", "annotate", "cat-file", "shortlog", "add", "commit"];
+/**
+ * Subcommands that produce diffs or file contents that a diff driver, textconv or external diff
+ * can touch. `status` diffs only with `-v` (shown with real git in the tests).
+ */
+export const DIFFING = ["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff", "stash", "reflog", "format-patch", "grep", "blame", "annotate", "cat-file", "shortlog", "add", "commit"];
+const diffing: Reach = (sub, args) => DIFFING.includes(sub) || (sub === "status" && args.some((a) => a.startsWith("--verb") || /^-[a-zA-Z]*v/.test(a)));
+const DIFFING_TEXT = `${DIFFING.join(", ")}, status -v`;
 /** Subcommands that print commits and can verify their signatures. */
 export const COMMIT_PRINTING = ["log", "show", "whatchanged", "reflog", "stash", "shortlog", "rev-list"];
 /** Subcommands that can replay a merge (`--remerge-diff`). */
@@ -73,22 +78,22 @@ export const PROGRAM_KEYS: readonly ProgramKey[] = [
     key: "diff.external",
     runs: "an external diff program instead of git's own",
     doc: "git-config(1) diff.external; git(1) GIT_EXTERNAL_DIFF",
-    reach: on(...DIFFING),
-    reachText: DIFFING.join(", "),
+    reach: diffing,
+    reachText: DIFFING_TEXT,
   },
   {
     key: "diff.<driver>.command",
     runs: "the diff driver's program for paths with that diff attribute",
     doc: "git-config(1) diff.<driver>.command; gitattributes(5) Defining an external diff driver",
-    reach: on(...DIFFING),
-    reachText: DIFFING.join(", "),
+    reach: diffing,
+    reachText: DIFFING_TEXT,
   },
   {
     key: "diff.<driver>.textconv",
     runs: "the textconv program, to turn a file into text before showing or diffing it",
     doc: "git-config(1) diff.<driver>.textconv; gitattributes(5) Performing text diffs of binary files",
-    reach: on(...DIFFING),
-    reachText: DIFFING.join(", "),
+    reach: diffing,
+    reachText: DIFFING_TEXT,
   },
   {
     key: "filter.<driver>.clean",
@@ -313,7 +318,7 @@ export interface ProgramEnv {
 const traceOff = (v: string) => /^(?:|0|false|1|2|true|[3-9])$/i.test(v.trim());
 
 export const PROGRAM_ENV: readonly ProgramEnv[] = [
-  { name: "GIT_EXTERNAL_DIFF", runs: "an external diff program", doc: "git(1) ENVIRONMENT, GIT_EXTERNAL_DIFF", reach: on(...DIFFING) },
+  { name: "GIT_EXTERNAL_DIFF", runs: "an external diff program", doc: "git(1) ENVIRONMENT, GIT_EXTERNAL_DIFF", reach: diffing },
   { name: "GIT_EXEC_PATH", runs: "git's helper programs from another directory", doc: "git(1) --exec-path, GIT_EXEC_PATH", reach: every },
   ...["GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET", "GIT_TRACE_PACK_ACCESS", "GIT_TRACE_PACKFILE", "GIT_TRACE_PERFORMANCE", "GIT_TRACE_SETUP", "GIT_TRACE_SHALLOW", "GIT_TRACE_CURL", "GIT_TRACE_FSMONITOR", "GIT_TRACE_REFS"].map(
     (name): ProgramEnv => ({ name, runs: "nothing, but git appends its trace to the file named there", doc: `git(1) ENVIRONMENT, ${name}`, reach: every, off: traceOff }),
