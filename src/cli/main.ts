@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   run: { summary: "run [EVAL_FILES…] [--mock|--real] [--trials N] [--junit F] [--json F] [--baseline F]  measure evals and gate them", load: () => import("./commands/run.js") },
   export: { summary: "export promptfoo EVAL_FILES… [-o FILE] [--real]  eval files as a promptfoo config", load: () => import("./commands/export.js") },
   gate: { summary: "gate [--purity L] [--policy F] [--rule-of-two LEGS] [--rung R]  PreToolUse hook: allow/deny/ask one tool call", load: () => import("./commands/gate.js") },
-  "bash-effect": { summary: "bash-effect COMMAND | --stdin [--explain]  is a shell command read-only, side-effecting or undecidable?", load: () => import("./commands/bash-effect.js") },
+  "bash-effect": { summary: "bash-effect COMMAND | --stdin [--explain] [--cwd DIR]  is a shell command read-only, side-effecting or undecidable?", load: () => import("./commands/bash-effect.js") },
 };
 
 function usage(): string {

@@ -8,10 +8,15 @@ import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { explainBash } from "../../src/effects/bash/classify.js";
-import { proctor } from "../helpers/cli.js";
+import { execa } from "execa";
+import { CLI } from "../helpers/cli.js";
 import { DEMOS, git, makeRepo, makeSandbox, markerExists, removeSandboxes, runShell, touch, type Demo } from "../helpers/git-repos.js";
 
 afterAll(removeSandboxes);
+
+/** The built CLI with exactly `env` (nothing inherited: the machine's git configuration must not leak in). */
+const proctor = (args: string[], options: { input?: string; env: Record<string, string>; cwd?: string }) =>
+  execa("node", [CLI, ...args], { reject: false, input: options.input ?? "", env: options.env, extendEnv: false, cwd: options.cwd });
 
 const payload = (cwd: string, command: string) =>
   JSON.stringify({ session_id: "s", transcript_path: "/t", cwd, hook_event_name: "PreToolUse", permission_mode: "default", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" });
@@ -73,6 +78,15 @@ describe("proctor gate in the event's repository", () => {
     expect(await gate(repo, "ls -la", sb.env)).toBeUndefined();
     const denied = await gate(repo, "ls -la", { ...sb.env, PATH: `.:${sb.env.PATH}` });
     expect(denied?.permissionDecisionReason).toMatch(/relative entry "\."/);
+  });
+
+  it("proctor bash-effect --cwd judges a command there, as the gate would", async () => {
+    const sb = makeSandbox();
+    const repo = makeRepo(sb);
+    git(sb, repo, ["config", "diff.external", touch(sb)]);
+    expect((await proctor(["bash-effect", "git diff"], { env: sb.env })).stdout).toBe("read-only");
+    const r = await proctor(["bash-effect", "--explain", "--cwd", repo, "git diff"], { env: sb.env });
+    expect(r.stdout).toMatch(/^undecidable\t`git diff` would run a program here: .*\.git\/config:\d+ sets diff\.external/);
   });
 
   it("judges an event without cwd in the gate's own directory", async () => {
