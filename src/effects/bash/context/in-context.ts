@@ -102,7 +102,9 @@ const SYSTEM_PATH = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
  */
 function expandTilde(arg: Arg, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const value = arg.value;
-  if (value === undefined || !value.startsWith("~") || !arg.text.startsWith("`~")) return value;
+  // `text` is the word as written (in backticks for messages): a leading ~ there is unquoted.
+  const written = arg.text.replace(/^`/, "");
+  if (value === undefined || !value.startsWith("~") || !written.startsWith("~")) return value;
   if (value !== "~" && !value.startsWith("~/")) return undefined;
   return env.HOME ? join(env.HOME, value.slice(1)) : undefined;
 }
