@@ -249,7 +249,7 @@ function realpathOr(path: string): string {
 function submodulesOf(repo: Repository, env: Env, depth: number, out: Repository[]): void {
   if (depth > SUBMODULE_DEPTH) return;
   const scan = (dir: string, level: number) => {
-    if (level > SUBMODULE_DEPTH) return;
+    if (level > SUBMODULE_DEPTH || !statOrUndefined(dir)?.isDirectory()) return;
     let names: string[];
     try {
       names = readdirSync(dir);

@@ -325,13 +325,20 @@ export const PROGRAM_ENV: readonly ProgramEnv[] = [
   ),
 ];
 
-/** The entries (of `PROGRAM_KEYS`) a configured key matches: section, subsection presence, name. */
-export function programKeysFor(section: string, subsection: string | undefined, name: string): ProgramKey[] {
-  return PROGRAM_KEYS.filter((k) => {
-    const parts = k.key.split(".");
-    const last = parts[parts.length - 1];
-    // `pretty.<name>`: any key name; `diff.<driver>.textconv`: any subsection.
-    if (parts[0].toLowerCase() !== section || (!last.startsWith("<") && last.toLowerCase() !== name)) return false;
-    return parts.length === 3 ? subsection !== undefined : subsection === undefined;
-  });
+/** PROGRAM_KEYS by section, parsed once: `diff.<driver>.textconv` → diff, any subsection, textconv. */
+const BY_SECTION = new Map<string, { readonly entry: ProgramKey; readonly name?: string; readonly sub: boolean }[]>();
+for (const entry of PROGRAM_KEYS) {
+  const parts = entry.key.toLowerCase().split(".");
+  const last = parts[parts.length - 1];
+  const list = BY_SECTION.get(parts[0]) ?? [];
+  list.push({ entry, ...(last.startsWith("<") ? {} : { name: last }), sub: parts.length === 3 });
+  BY_SECTION.set(parts[0], list);
+}
+const NONE: readonly ProgramKey[] = [];
+
+/** The entries (of `PROGRAM_KEYS`) a configured key matches: section, subsection presence, name (`pretty.<name>`: any). */
+export function programKeysFor(section: string, subsection: string | undefined, name: string): readonly ProgramKey[] {
+  const candidates = BY_SECTION.get(section);
+  if (!candidates) return NONE;
+  return candidates.filter((c) => (c.name === undefined || c.name === name) && c.sub === (subsection !== undefined)).map((c) => c.entry);
 }
