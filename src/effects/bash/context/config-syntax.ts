@@ -29,6 +29,7 @@ const isSpace = (c: string) => c === " " || c === "\t" || c === "\n" || c === "\
 
 /** The full dotted name git prints for an entry (`diff.Foo.textconv`). */
 export function entryKey(entry: Pick<ConfigEntry, "section" | "subsection" | "name">): string {
+  if (entry.section === "") return entry.name; // a key before any section, as git prints it
   return entry.subsection === undefined ? `${entry.section}.${entry.name}` : `${entry.section}.${entry.subsection}.${entry.name}`;
 }
 
