@@ -61,7 +61,7 @@ export const PROGRAM_KEYS: readonly ProgramKey[] = [
   {
     key: "core.fsmonitor",
     runs: "the file-system monitor hook, through the shell, whenever the index is read",
-    doc: "git-config(1) core.fsmonitor; git-update-index(1) USING FSMONITOR",
+    doc: "git-config(1) core.fsmonitor; git-update-index(1) FILE SYSTEM MONITOR",
     reach: every,
     reachText: "every subcommand that reads the index (status, diff, ls-files, grep, …)",
     off: isFalse,
