@@ -6,7 +6,8 @@
  */
 import { classifyGit } from "./git.js";
 import { scanOptions, type OptionSpec } from "./options.js";
-import { classifyAwk, classifySed } from "./scripts.js";
+import { classifyAwk } from "./tools/awk.js";
+import { classifySed } from "./tools/sed.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
 
 /** Read-only whatever their arguments: no option makes them write a file or run a program. */

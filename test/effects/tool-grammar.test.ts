@@ -1,0 +1,126 @@
+/**
+ * The tool grammars (src/effects/bash/tools/): each row is a command line and the verdict its
+ * grammar must give, with the option or construct the reason must name. The property tests
+ * beside this file check the same grammars against the real programs.
+ */
+import { describe, expect, it } from "vitest";
+import { explainBash } from "../../src/index.js";
+
+type Row = readonly [command: string, effect: "read-only" | "side-effecting" | "undecidable", reason?: RegExp];
+
+function table(name: string, rows: readonly Row[]): void {
+  describe(name, () => {
+    it.each(rows.map((r) => [r[0].replace(/⏎/g, "\n"), r[1], r[2]] as const))("%s → %s", (command, effect, reason) => {
+      const v = explainBash(command);
+      expect(v.effect, v.reason).toBe(effect);
+      if (reason) expect(v.reason).toMatch(reason);
+    });
+  });
+}
+
+table("sed", [
+  ["sed -n '1,20p' f", "read-only"],
+  ["sed -n -e '/start/,/end/{s/x/y/;p}' f", "read-only"],
+  ["sed '0,/re/d;1~2p;3,+4d;\\%re%d;5,~4p' f", "read-only"],
+  ["sed '/a/I,/b/M!{p}' f", "read-only"],
+  ["sed ':a;N;$!ba;s/\\n/ /g' f", "read-only"],
+  ["sed '1{h;d};G' f", "read-only"],
+  ["sed 'y/abc/xyz/' f", "read-only"],
+  ["sed -l 5 -n l f", "read-only"],
+  ["sed 's/a/b/ # comment' f", "read-only"],
+  ["sed --debug -z -E -s --posix -u p f", "read-only"],
+  ["sed 'r /etc/hosts' f", "read-only"],
+  ["sed 'R in;w out' f", "read-only"], // the file name runs to the end of the line
+  ["sed 'w /dev/stdout' f", "read-only"],
+  ["sed 'a\\⏎foo;w x' f", "read-only"], // text, not a command
+  ["sed 'a foo\\⏎w x' f", "read-only"], // a continued one-liner
+  ["sed '1i\\  indented' f", "read-only"],
+  ["sed -n -- p \"$f\"", "read-only"],
+  ["sed --sandbox 'w x' f", "read-only"],
+  ["sed s/a/b/ -- -i", "read-only"],
+  ["sed --help", "read-only"],
+  ["sed 's/a/b/gw f' x", "side-effecting", /writes the file f \(the `w` flag of `s`\)/],
+  ["sed 's/x/y/3w f' x", "side-effecting", /the `w` flag/],
+  ["sed 's/a/b/ w f' x", "side-effecting", /the `w` flag/],
+  ["sed 's/a/b/Iw f' x", "side-effecting", /the `w` flag/],
+  ["sed 'a foo\\\\⏎w x' f", "side-effecting", /writes the file x \(`w`\)/], // an escaped backslash ends the text
+  ["sed ':a w x' f", "side-effecting", /`w`/], // a label ends at a blank
+  ["sed 'bx;W x⏎:x' f", "side-effecting", /`W`/],
+  ["sed '2!w o' f", "side-effecting"],
+  ["sed -e 's/a/b/' --expression='s/c/d/w o' x", "side-effecting", /writes the file o/],
+  ["sed -ni p f", "side-effecting", /`sed -i` rewrites/],
+  ["sed -in p f", "side-effecting", /`sed -i` rewrites/],
+  ["sed --in-pl p f", "side-effecting", /`sed --in-place` rewrites/],
+  ["sed p f -i", "side-effecting", /`sed -i`/], // GNU getopt reads options after operands
+  ["sed 's/a/b/pe' x", "undecidable", /the `e` flag of `s`/],
+  ["sed 's/a/b/ep' x", "undecidable", /the `e` flag of `s`/],
+  ["sed 'e ls' f", "undecidable", /runs a shell command \(`e`\)/],
+  ["sed '1e' f", "undecidable", /\(`e`\)/],
+  ["sed -f s.sed f", "undecidable", /`sed -f` reads its script/],
+  ["sed --file=s.sed f", "undecidable", /`sed --file`/],
+  ["sed 's/a/b/;L' f", "undecidable", /the command `L`/],
+  ["sed 's/[/]/X/' f", "undecidable", /bracket expression/],
+  ["sed 's/[\\]/w x/' f", "undecidable"],
+  ["sed '{p' f", "undecidable", /unmatched/],
+  ["sed p \"$f\"", "undecidable", /computed at run time/],
+  ["sed \"$s\" f", "undecidable", /computed at run time/],
+  ["sed --frobnicate p f", "undecidable", /`sed --frobnicate` is not an option/],
+  ["sed --s p f", "undecidable", /ambiguous/],
+]);
+
+table("awk", [
+  ["awk '{print $1}' f", "read-only"],
+  ["awk -F: '{print $1}' /etc/passwd", "read-only"],
+  ["awk '$3 > 100' f", "read-only"],
+  ["awk '$3 > 100 {print $1}' f", "read-only"],
+  ["awk 'length($0) >= 80' f", "read-only"],
+  ["awk '{print ($1+$2)/2}' f", "read-only"],
+  ["awk '{print $1, $2 > \"/dev/stderr\"}' f", "read-only"],
+  ["awk 'BEGIN{while ((getline l < \"f\") > 0) print l}'", "read-only"],
+  ["awk '/a\\/b/ {n++} END {print n}' f", "read-only"],
+  ["awk '{a[$1]+=$2} END{for (k in a) print k, a[k]}' f", "read-only"],
+  ["awk -v x=1 '{print x}' f", "read-only"],
+  ["awk -e 'BEGIN{print 1}' f", "read-only"],
+  ["mawk -W interactive '{print}' f", "read-only"],
+  ["mawk -Wv", "read-only"],
+  ["gawk --sandbox 'BEGIN{system(\"x\")}'", "read-only"],
+  ["awk '{print $1 > \"out\"}' f", "side-effecting", /`print … >`/],
+  ["awk '{print $1 >> \"out\"}' f", "side-effecting", /`print … >>`/],
+  ["awk '{print $1,⏎ $2 > \"o\"}' f", "side-effecting", /`print … >`/], // a line break after a comma continues
+  ["awk '{printf \"%s\", $1 > \"/dev/stderr\" \"x\"}' f", "side-effecting"], // a concatenated name
+  ["awk '{print}' /inet/tcp/0/example.com/80", "side-effecting", /network/],
+  ["awk 'BEGIN { getline line < \"/inet/tcp/0/example.com/80\" }'", "side-effecting", /\/inet/],
+  ["awk -p f '{print}'", "side-effecting", /`awk -p` writes/],
+  ["gawk --dump-variables '{print}' f", "side-effecting", /--dump-variables/],
+  ["awk -W dump-v '{print}' f", "side-effecting", /dump-variables/],
+  ["awk 'BEGIN{system(\"x\")}'", "undecidable", /system\(\)/],
+  ["awk 'BEGIN{awk::system(\"x\")}'", "undecidable", /system\(\)/],
+  ["awk --source='BEGIN{system(\"x\")}' '{print}'", "undecidable", /system\(\)/],
+  ["gawk -e 'BEGIN{system(\"x\")}' f", "undecidable", /system\(\)/],
+  ["awk -W source='BEGIN{system(\"x\")}' f", "undecidable", /system\(\)/],
+  ["awk -W source='BEGIN{}' 'BEGIN{system(\"x\")}'", "undecidable", /system\(\)/], // mawk ignores -W source and runs the operand
+  ["awk --sandbox 'BEGIN{system(\"x\")}'", "undecidable", /system\(\)/], // the one true awk ignores --sandbox
+  ["mawk -W sandbox 'BEGIN{system(\"x\")}'", "undecidable", /system\(\)/], // mawk ignores -W sandbox
+  ["mawk -W exec f", "undecidable", /-W exec/],
+  ["mawk -We f", "undecidable", /-W exec/],
+  ["mawk -W v,e f", "undecidable", /-W exec/],
+  ["awk -f p.awk f", "undecidable", /`awk -f`/],
+  ["gawk -i lib '{print}' f", "undecidable", /`gawk -i`/],
+  ["gawk --load=x '{print}' f", "undecidable", /--load/],
+  ["gawk -E p.awk f", "undecidable", /`gawk -E`/],
+  ["awk '{print | \"sh\"}' f", "undecidable", /`\|`/],
+  ["awk '{\"date\" | getline d}' f", "undecidable", /`\|`/],
+  ["gawk '{print |& \"sh\"}' f", "undecidable", /`\|&`/],
+  ["awk '{@f()}' f", "undecidable", /`@`/],
+  ["gawk '@include \"x\"' f", "undecidable", /`@`/],
+  ["awk 'BEGIN{getline l < f}'", "undecidable", /getline </],
+  ["awk 'BEGIN{getline l < \"/in\" \"et/tcp/0/h/80\"}'", "undecidable", /getline </],
+  ["awk 'BEGIN{ARGV[1]=\"/inet/tcp/0/h/80\"; ARGC=2} {print}'", "side-effecting", /\/inet/],
+  ["awk 'BEGIN{ARGV[1]=x} {print}'", "undecidable", /ARGV/],
+  ["gawk 'BEGIN{PROCINFO[\"sorted_in\"]=\"f\"}'", "undecidable", /sorted_in/],
+  ["awk '/[/]/' f", "undecidable", /bracket/],
+  ["awk '{ if (x) /re/ }' f", "undecidable", /division or as a regex/],
+  ["awk '{print}' \"$f\"", "undecidable", /computed at run time/],
+  ["awk \"$prog\" f", "undecidable", /computed at run time/],
+  ["awk -W frob '{print}' f", "undecidable", /not an option/],
+]);
