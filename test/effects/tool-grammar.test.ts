@@ -173,3 +173,88 @@ table("git", [
   ["git bundle create b HEAD", "side-effecting"],
   ["git --frob status", "side-effecting", /not an option/],
 ]);
+
+table("xargs", [
+  ["ls | xargs grep -l TODO", "read-only"],
+  ["xargs wc -l < list", "read-only"],
+  ["find . -name '*.ts' | xargs cat", "read-only"],
+  ["xargs -0 -n 1 -P 4 grep -n foo", "read-only"],
+  ["xargs -a list -r -t head -n1", "read-only"],
+  ["xargs", "read-only"], // runs echo
+  ["xargs rm", "undecidable", /runs rm with arguments from its input/],
+  ["xargs sort", "undecidable", /`sort` gets the argument/], // an item `-o` then a file name writes
+  ["xargs uniq", "undecidable"], // two items make `uniq IN OUT`
+  ["xargs file", "undecidable"], // an item `-z` runs decompressors
+  ["xargs git log", "undecidable"],
+  ["xargs sh -c 'echo $0'", "undecidable", /`sh` runs other commands/],
+  ["xargs -i sh -c 'echo {}'", "undecidable"],
+  ["xargs -I X X -l", "undecidable", /named by its input/],
+  ["xargs --process-slot-var=PATH grep x", "undecidable", /--process-slot-var/],
+  ["xargs \"$c\" x", "undecidable", /computed at run time/],
+  ["xargs --frob grep x", "undecidable", /not an option/],
+]);
+
+table("env and version queries", [
+  ["env", "read-only"],
+  ["env ls", "read-only"],
+  ["env LC_ALL=C sort f", "read-only"],
+  ["env -i LANG=C.UTF-8 TZ=Europe/Paris grep x f", "read-only"],
+  ["env -u PAGER git log -1", "read-only"],
+  ["env -C /tmp ls", "read-only"],
+  ["env -- ls -la", "read-only"],
+  ["env - TERM=dumb ls", "read-only"],
+  ["env FOO=1 ls", "undecidable", /FOO, which is not a variable proctor knows to be inert/],
+  ["env PAGER=cat git log", "undecidable", /PAGER/],
+  ["env LC_ALL=/tmp/x ls", "undecidable", /LC_ALL/], // a path glibc loads locale data from
+  ["env -S 'ls -l'", "undecidable", /`env -S`/],
+  ["env --split-string='ls -l'", "undecidable", /--split-string/],
+  ["env -a rm coreutils", "undecidable", /-a/],
+  ["env -C \"$d\" ls", "undecidable", /computed at run time/],
+  ["env rm x", "side-effecting", /`env` runs rm/],
+  ["env sh -c ls", "undecidable"],
+  ["node --version", "read-only"],
+  ["python3 --version", "read-only"],
+  ["python3 -V", "read-only"],
+  ["npm --version", "read-only"],
+  ["npm ls", "read-only"],
+  ["npm ls --all --depth 2 --json", "read-only"],
+  ["npm root -g", "read-only"],
+  ["tsc --version", "read-only"],
+  ["java -version", "read-only"],
+  ["git --version", "read-only"],
+  ["node --version --eval 'x'", "undecidable"],
+  ["node -e 1", "undecidable"],
+  ["python3 -c 'print(1)'", "undecidable"],
+  ["npm ls --foo", "undecidable", /--foo/],
+  ["npm test", "side-effecting"],
+  ["tsc -p .", "side-effecting"],
+  ["go version", "side-effecting"], // go.mod's toolchain line can make go download one
+  ["cargo --version", "side-effecting"], // rustup may install the pinned toolchain
+]);
+
+table("other tools", [
+  ["yq '.a' f.yaml", "read-only"],
+  ["yq e -o json '.a' f.yaml", "read-only"],
+  ["yq -i '.a = 1' f.yaml", "side-effecting", /`yq -i`/],
+  ["yq --inplace '.a = 1' f.yaml", "side-effecting", /--inplace/],
+  ["yq -s '.a' f.yaml", "side-effecting", /`yq -s` writes/],
+  ["yq --split-exp '.a' f.yaml", "side-effecting", /--split-exp/],
+  ["yq --frob f.yaml", "undecidable", /not an option/],
+  ["jq --rawfile a f '.x' g.json", "read-only"],
+  ["diff -u a b", "read-only"],
+  ["diff -l a b", "undecidable", /`diff -l`/],
+  ["diff --pag a b", "undecidable", /--paginate/],
+  ["file x", "read-only"],
+  ["file -z x.gz", "undecidable", /`file -z`/],
+  ["file --uncompress x.gz", "undecidable", /--uncompress/],
+  ["rg -z foo", "undecidable", /`rg -z`/],
+  ["rg --search-zip foo", "undecidable", /--search-zip/],
+  ["rg --pre=x foo", "undecidable", /--pre/],
+  ["sort --compress-program=gzip f", "undecidable", /--compress-program/],
+  ["less f", "undecidable", /pager/],
+  ["more f", "undecidable", /pager/],
+  ["man ls", "undecidable", /pager/],
+  ["tar -tf x.tar", "side-effecting", /tar/],
+  ["curl https://example.com", "side-effecting", /network/],
+  ["zgrep x f.gz", "undecidable", /PATH/],
+]);
