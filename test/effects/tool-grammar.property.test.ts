@@ -1,0 +1,174 @@
+/**
+ * The tool grammars against the real programs. fast-check composes sed scripts, awk programs and
+ * xargs inputs from pieces that write (`w PWNED`, `print > "PWNED"`, an item `-o`), run commands
+ * (`e touch PWNED`, `system()`, pipes) or only read, in random orders, flag orders and
+ * separators. Every command the classifier calls read-only is then run by the real bash, sed,
+ * awk and xargs in an empty temporary directory; a file that appears or changes fails the test.
+ *
+ * A fixed seed keeps CI reproducible; set PROCTOR_FC_SEED to try another (a failure prints the
+ * seed and the shrunk command).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { explainBash } from "../../src/index.js";
+
+const SEED = Number(process.env.PROCTOR_FC_SEED ?? 20261203);
+const INPUT = "a/b]c\nx y 3\n1 2 3\nlast line\n";
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Quote a word for bash. */
+const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+
+/** Run `command` under bash in a fresh directory holding only `in`; what changed there. */
+function effects(command: string, stdin = "in\n"): string[] {
+  return effectsOfAll([{ command, stdin }])[0];
+}
+
+/**
+ * Run each command under one bash process, each in its own directory holding only `in` (and
+ * its standard input beside the directory); for each, the files that appeared or changed.
+ * One bash for the whole batch keeps thousands of cases within seconds.
+ */
+function effectsOfAll(cases: readonly { command: string; stdin?: string }[]): string[][] {
+  const root = mkdtempSync(join(tmpdir(), "proctor-grammar-"));
+  dirs.push(root);
+  const script: string[] = [];
+  cases.forEach((c, i) => {
+    mkdirSync(join(root, String(i)));
+    writeFileSync(join(root, String(i), "in"), INPUT);
+    writeFileSync(join(root, `stdin-${i}`), c.stdin ?? "in\n");
+    script.push(`( cd ${root}/${i} && eval ${q(c.command)} ) < ${root}/stdin-${i} > /dev/null 2>&1`);
+  });
+  spawnSync("bash", ["--norc", "--noprofile", "-c", script.join("\n")], {
+    cwd: root,
+    timeout: 60_000,
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: root, LC_ALL: "C" },
+    stdio: "ignore",
+  });
+  const stray = readdirSync(root).filter((f) => !/^(\d+|stdin-\d+)$/.test(f));
+  return cases.map((_, i) => {
+    const dir = join(root, String(i));
+    const changed = readdirSync(dir).filter((f) => f !== "in");
+    if (readFileSync(join(dir, "in"), "utf8") !== INPUT) changed.push("in (modified)");
+    return i === 0 ? [...changed, ...stray.map((f) => `../${f}`)] : changed;
+  });
+}
+
+function has(program: string): boolean {
+  return spawnSync("bash", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;
+}
+
+/**
+ * Soundness on `numRuns` generated cases: every one classified read-only is run, and must leave
+ * its directory as it found it. Returns how many were read-only, so a test can show it is not vacuous.
+ */
+function sound(cases: fc.Arbitrary<{ command: string; stdin?: string }>, numRuns: number): number {
+  const sample = fc.sample(cases, { seed: SEED, numRuns });
+  const readOnly = sample.filter((c) => explainBash(c.command).effect === "read-only");
+  if (process.env.PROCTOR_FC_VERBOSE) console.log(`${readOnly.length}/${numRuns} read-only`);
+  const results = effectsOfAll(readOnly);
+  const failures = readOnly
+    .map((c, i) => ({ command: c.command, stdin: c.stdin, changed: results[i], reason: explainBash(c.command).reason }))
+    .filter((f) => f.changed.length > 0);
+  expect(failures, `seed ${SEED}`).toEqual([]);
+  return readOnly.length;
+}
+
+// ---- sed ------------------------------------------------------------------------------------
+
+const SED_ADDRESS = ["", "", "1", "$", "/a/", "\\%x%", "1,2", "0,/a/", "1~2", "2,+1", "/a/I", "/[/]/"];
+const TEXT = ["hello", "x;w PWNED", "y\\", "z\\\\", "a}b", "#c", " w PWNED", "\\", ""];
+const S_FLAGS = ["g", "p", "2", "I", "m", "e", " "];
+
+const sedFlags = fc
+  .tuple(fc.subarray(S_FLAGS), fc.boolean())
+  .chain(([flags, write]) => fc.shuffledSubarray(flags, { minLength: flags.length, maxLength: flags.length }).map((f) => f.join("") + (write ? "w PWNED" : "")));
+
+const sedCommand: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("p", "d", "=", "l", "h", "G", "x", "n", "N", "F", "z", "q", "y/ab/ba/", "r in", "R in", "bEND", "tEND", "{p}", "{s/a/b/;p}", "# note w PWNED"),
+  fc.constantFrom("w PWNED", "W PWNED", "e touch PWNED", "s/.*/touch PWNED/e", "w /dev/stdout"),
+  sedFlags.map((f) => `s/a/X/${f}`),
+  sedFlags.map((f) => `s|[|]|X|${f}`),
+  fc.tuple(fc.constantFrom("a", "i", "c"), fc.constantFrom(" ", "\\\n", "\\", ""), fc.constantFrom(...TEXT)).map(([c, sep, t]) => `${c}${sep}${t}`),
+);
+
+const sedStatement = fc
+  .tuple(fc.constantFrom(...SED_ADDRESS), fc.constantFrom("", "!", " ! "), fc.constantFrom("", " "), sedCommand)
+  .map(([a, bang, sp, c]) => (a === "" ? `${sp}${c}` : `${a}${bang}${sp}${c}`));
+
+const sedScript = fc
+  .tuple(fc.array(sedStatement, { minLength: 1, maxLength: 4 }), fc.array(fc.constantFrom(";", "\n", " ; ", "\n\n"), { minLength: 4, maxLength: 4 }))
+  .map(([stmts, seps]) => `${stmts.map((s, i) => (i === 0 ? s : `${seps[i]}${s}`)).join("")}\n:END`);
+
+const sedLine = fc
+  .tuple(sedScript, fc.constantFrom("-n", "-n -s", "-E", "--posix", "", "-z"), fc.boolean())
+  .map(([script, opts, asE]) => `sed ${opts} ${asE ? `-e ${q(script)}` : q(script)} in`);
+
+// ---- awk ------------------------------------------------------------------------------------
+
+const AWK_PATTERN = ["", "NR==1", "$1 > 1", "/a/", "/a\\/b/", "$0 ~ /x/", "length($0) >= 2", "NR > 1 && NR < 3", "!/b/"];
+const AWK_SAFE = [
+  "print $1", "print $1, $2", 'printf "%s\\n", $0', "n++", "x = $1 > 2", 'if ($1 > 1) print "big"', 'print "a>b|c"',
+  's = "x" "y"', "print length($0)/2", "print ($1+1)/2", 'getline l < "in"', 'print $0 > "/dev/stderr"',
+  "# comment | x > y", "print", 'print 1 >= 2', "y = (2 > 1) ? 3 : 4",
+];
+const AWK_BAD = [
+  'print $0 > "PWNED"', 'print $0 >> "PWNED"', 'printf "x" > "PWNED"', 'print | "cat > PWNED"', 'system("touch PWNED")',
+  '"touch PWNED" | getline x', 'print $1,\n "x" > "PWNED"', 'print (1 > 2) > "PWNED"', 'print 1 > "PWN" "ED"',
+  'f = "PWNED"; print 1 > f', 'print > "/dev/stderr" "PWNED"',
+];
+const awkAction = fc
+  .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AWK_SAFE) }, { weight: 1, arbitrary: fc.constantFrom(...AWK_BAD) }), { minLength: 1, maxLength: 3 }), fc.constantFrom("; ", "\n", ";"))
+  .map(([stmts, sep]) => stmts.join(sep));
+const awkItem = fc
+  .tuple(fc.constantFrom(...AWK_PATTERN, "BEGIN", "END"), awkAction, fc.boolean())
+  .map(([p, a, bare]) => (bare && p !== "BEGIN" && p !== "END" && p !== "" ? p : `${p} { ${a} }`));
+const awkProgram = fc.array(awkItem, { minLength: 1, maxLength: 3 }).map((items) => items.join("\n"));
+
+// ---- xargs ----------------------------------------------------------------------------------
+
+const XARGS_COMMANDS = ["grep -l a", "wc -l", "cat", "head -n1", "sort", "uniq", "file", "ls", "git log", "find", "sed -n p", "awk 1", "tee", "tail -n1", "cut -c1", "stat", "echo", "tr a b"];
+const XARGS_OPTIONS = ["", "-n 1", "-0", "-r", "-t", "-n 2 -P 2", "-L 1", "-d ,"];
+const ITEMS = ["-o", "PWNED", "in", "--output=PWNED", "-fprint", "-exec", "touch", "-i", "--pre=touch", "-C", "-z", "-delete", "{}", "-w"];
+const xargsCase = fc.tuple(fc.constantFrom(...XARGS_OPTIONS), fc.constantFrom(...XARGS_COMMANDS), fc.array(fc.constantFrom(...ITEMS), { minLength: 1, maxLength: 4 }));
+
+describe("tool grammars against the real programs", () => {
+  it("the oracle sees a write and a command run (it can fail)", () => {
+    expect(effects("sed -n 'w PWNED' in")).toEqual(["PWNED"]);
+    expect(effects("sed -n 's/.*/touch PWNED/e' in")).toEqual(["PWNED"]);
+    expect(effects(`awk ${q('{ print > "PWNED" }')} in`)).toEqual(["PWNED"]);
+    expect(effects(`awk ${q('BEGIN { system("touch PWNED") }')}`)).toEqual(["PWNED"]);
+    expect(effects("xargs sort", "-o\nPWNED\n")).toEqual(["PWNED"]);
+    expect(effects("sed -i s/a/b/ in")).toEqual(["in (modified)"]);
+  });
+
+  it("sed: no script called read-only writes or runs anything under GNU sed", () => {
+    expect(execFileSync("sed", ["--version"], { encoding: "utf8" })).toMatch(/GNU sed/);
+    const readOnly = sound(sedLine.map((command) => ({ command })), 800);
+    expect(readOnly).toBeGreaterThan(100); // the property is not vacuous
+  });
+
+  // `awk` is whatever the machine has (mawk on Debian); gawk and mawk by name when installed.
+  const awks = ["awk", "mawk", "gawk"].filter(has);
+  it("has an awk to check against", () => expect(awks).toContain("awk"));
+  it.each(awks)("awk: no program called read-only writes or runs anything under %s", (awk) => {
+    const lines = awkProgram.chain((program) => fc.constantFrom(`${awk} ${q(program)} in`, `${awk} -F' ' ${q(program)} in`, `${awk} -v n=0 -- ${q(program)} in`));
+    const readOnly = sound(lines.map((command) => ({ command })), 800);
+    expect(readOnly).toBeGreaterThan(100);
+  });
+
+  it("xargs: no pipeline called read-only writes or runs anything, whatever the items", () => {
+    const cases = xargsCase.map(([opts, command, items]) => ({
+      command: `xargs ${opts} ${command}`.replace(/\s+/g, " "),
+      stdin: opts.includes("-0") ? items.join("\0") : opts.includes("-d ,") ? items.join(",") : `${items.join("\n")}\n`,
+    }));
+    expect(sound(cases, 400)).toBeGreaterThan(40);
+  });
+});
