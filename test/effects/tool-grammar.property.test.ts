@@ -17,6 +17,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { explainBash } from "../../src/index.js";
 
 const SEED = Number(process.env.PROCTOR_FC_SEED ?? 20261203);
+/** PROCTOR_ORACLE_PATH puts other awks (a gawk build, busybox) in front of the system's. */
+const PATH = [process.env.PROCTOR_ORACLE_PATH, "/usr/local/bin:/usr/bin:/bin"].filter(Boolean).join(":");
 const INPUT = "a/b]c\nx y 3\n1 2 3\nlast line\n";
 const dirs: string[] = [];
 afterAll(() => {
@@ -46,12 +48,14 @@ function effectsOfAll(cases: readonly { command: string; stdin?: string }[]): st
     writeFileSync(join(root, `stdin-${i}`), c.stdin ?? "in\n");
     script.push(`( cd ${root}/${i} && eval ${q(c.command)} ) < ${root}/stdin-${i} > /dev/null 2>&1`);
   });
-  spawnSync("bash", ["--norc", "--noprofile", "-c", script.join("\n")], {
+  const run = spawnSync("bash", ["--norc", "--noprofile", "-c", script.join("\n")], {
     cwd: root,
-    timeout: 60_000,
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: root, LC_ALL: "C" },
+    timeout: 120_000,
+    env: { PATH, HOME: root, LC_ALL: "C" },
     stdio: "ignore",
   });
+  // A batch cut short would leave later cases unrun, which would look like a pass.
+  if (run.error || run.signal) throw new Error(`the oracle batch did not finish (${run.error?.message ?? run.signal}); a generated command may loop`);
   const stray = readdirSync(root).filter((f) => !/^(\d+|stdin-\d+)$/.test(f));
   return cases.map((_, i) => {
     const dir = join(root, String(i));
@@ -62,7 +66,7 @@ function effectsOfAll(cases: readonly { command: string; stdin?: string }[]): st
 }
 
 function has(program: string): boolean {
-  return spawnSync("bash", ["-c", `command -v ${program}`], { stdio: "ignore" }).status === 0;
+  return spawnSync("bash", ["-c", `command -v ${program}`], { stdio: "ignore", env: { PATH } }).status === 0;
 }
 
 /**
@@ -132,12 +136,30 @@ const awkItem = fc
   .map(([p, a, bare]) => (bare && p !== "BEGIN" && p !== "END" && p !== "" ? p : `${p} { ${a} }`));
 const awkProgram = fc.array(awkItem, { minLength: 1, maxLength: 3 }).map((items) => items.join("\n"));
 
+// Token soup: random sequences of the characters and tokens the parsers treat specially. Most
+// are syntax errors (sed and awk then run nothing); the rest probe where a region this parser
+// skips (text, a regex, a string, a comment) ends. No labels or `D`, so nothing can loop.
+const SED_SOUP = ["s", "/", ";", "\n", "\\", "{", "}", "[", "]", "a", "w", "W", " ", "e", "#", "!", "p", "X", "1", "$", ",", "y", "g", "i", "c", "r", "\\\n", "|", "%", "I", "~", "+"];
+const sedSoup = fc.array(fc.constantFrom(...SED_SOUP), { minLength: 1, maxLength: 16 }).map((parts) => `sed -n ${q(parts.join(""))} in`);
+
+const AWK_SOUP = [
+  "print", "printf", ">", ">>", "|", '"P"', '"x\\""', "/", "/a/", "/[/]/", "(", ")", ",", ";", "\n", "\\\n", "#", "{", "}",
+  "x", "1", "$1", "getline", "<", "system", "if", "else", "++", "--", "=", "==", "!", "~", "?", ":", "&&", "||", " ", "[", "]",
+];
+const awkSoup = (awk: string) =>
+  fc
+    .tuple(fc.array(fc.constantFrom(...AWK_SOUP), { minLength: 1, maxLength: 14 }), fc.boolean())
+    .map(([parts, begin]) => (begin ? `${awk} ${q(`BEGIN { ${parts.join(" ")} }`)} in` : `${awk} ${q(parts.join(""))} in`));
+
 // ---- xargs ----------------------------------------------------------------------------------
 
 const XARGS_COMMANDS = ["grep -l a", "wc -l", "cat", "head -n1", "sort", "uniq", "file", "ls", "git log", "find", "sed -n p", "awk 1", "tee", "tail -n1", "cut -c1", "stat", "echo", "tr a b"];
 const XARGS_OPTIONS = ["", "-n 1", "-0", "-r", "-t", "-n 2 -P 2", "-L 1", "-d ,"];
 const ITEMS = ["-o", "PWNED", "in", "--output=PWNED", "-fprint", "-exec", "touch", "-i", "--pre=touch", "-C", "-z", "-delete", "{}", "-w"];
 const xargsCase = fc.tuple(fc.constantFrom(...XARGS_OPTIONS), fc.constantFrom(...XARGS_COMMANDS), fc.array(fc.constantFrom(...ITEMS), { minLength: 1, maxLength: 4 }));
+
+// `awk` is whatever the machine has (mawk on Debian); gawk and mawk by name when installed.
+const awks = ["awk", "mawk", "gawk"].filter(has);
 
 describe("tool grammars against the real programs", () => {
   it("the oracle sees a write and a command run (it can fail)", () => {
@@ -155,13 +177,16 @@ describe("tool grammars against the real programs", () => {
     expect(readOnly).toBeGreaterThan(100); // the property is not vacuous
   });
 
-  // `awk` is whatever the machine has (mawk on Debian); gawk and mawk by name when installed.
-  const awks = ["awk", "mawk", "gawk"].filter(has);
   it("has an awk to check against", () => expect(awks).toContain("awk"));
   it.each(awks)("awk: no program called read-only writes or runs anything under %s", (awk) => {
     const lines = awkProgram.chain((program) => fc.constantFrom(`${awk} ${q(program)} in`, `${awk} -F' ' ${q(program)} in`, `${awk} -v n=0 -- ${q(program)} in`));
     const readOnly = sound(lines.map((command) => ({ command })), 800);
     expect(readOnly).toBeGreaterThan(100);
+  });
+
+  it("sed and awk token soup: whatever parses and is called read-only writes and runs nothing", () => {
+    sound(sedSoup.map((command) => ({ command })), 800);
+    for (const awk of awks) sound(awkSoup(awk).map((command) => ({ command })), 600);
   });
 
   it("xargs: no pipeline called read-only writes or runs anything, whatever the items", () => {

@@ -257,4 +257,6 @@ table("other tools", [
   ["tar -tf x.tar", "side-effecting", /tar/],
   ["curl https://example.com", "side-effecting", /network/],
   ["zgrep x f.gz", "undecidable", /PATH/],
+  ["fd -l foo", "undecidable", /`fd -l`/],
+  ["fd -e ts", "read-only"],
 ]);

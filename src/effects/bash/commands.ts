@@ -148,9 +148,10 @@ const NOT_READ_ONLY: Record<string, { effect: "undecidable" | "side-effecting"; 
   zmore: { effect: "undecidable", why: "is a script that runs gzip and a pager" },
 };
 
+/** fd: `-x`/`-X` run a command per result; `-l`/`--list-details` runs `ls`, found through PATH. */
 const fdSpec: OptionSpec = {
-  short: { x: "runs", X: "runs" },
-  long: { exec: "runs", "exec-batch": "runs" },
+  short: { x: "runs", X: "runs", l: "runs" },
+  long: { exec: "runs", "exec-batch": "runs", "list-details": "runs" },
   shortValued: "etdESjco",
   longValued: ["extension", "type", "max-depth", "min-depth", "exact-depth", "exclude", "size", "changed-within", "changed-before", "threads", "max-results", "color", "owner", "base-directory", "search-path", "path-separator", "ignore-file", "format", "batch-size", "max-buffer-time"],
   prefixes: false,
