@@ -4,6 +4,7 @@
  * beside this file check the same grammars against the real programs.
  */
 import { describe, expect, it } from "vitest";
+import { isInertVariable } from "../../src/effects/bash/commands.js";
 import { explainBash } from "../../src/index.js";
 
 type Row = readonly [command: string, effect: "read-only" | "side-effecting" | "undecidable", reason?: RegExp];
@@ -260,3 +261,28 @@ table("other tools", [
   ["fd -l foo", "undecidable", /`fd -l`/],
   ["fd -e ts", "read-only"],
 ]);
+
+describe("isInertVariable", () => {
+  it.each([
+    ["LC_ALL", "C", true],
+    ["LANG", "en_US.UTF-8", true],
+    ["TZ", "Europe/Paris", true],
+    ["TERM", "dumb", true],
+    ["NO_COLOR", "1", true],
+    ["COLUMNS", "200", true],
+    ["LC_ALL", "/tmp/locale", false],
+    ["TZ", "../../x", false],
+    ["TERM", "../x", false],
+    ["LC_ALL", undefined, false],
+    ["PAGER", "cat", false],
+    ["GIT_PAGER", "cat", false],
+    ["LESSOPEN", "|x %s", false],
+    ["LD_PRELOAD", "x.so", false],
+    ["BASH_ENV", "x", false],
+    ["PATH", "/usr/bin", false],
+    ["IFS", " ", false],
+    ["GIT_DIR", ".git", false],
+  ] as const)("%s=%s → %s", (name, value, inert) => {
+    expect(isInertVariable(name, value)).toBe(inert);
+  });
+});
