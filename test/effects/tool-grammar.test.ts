@@ -67,6 +67,7 @@ table("sed", [
   ["sed \"$s\" f", "undecidable", /computed at run time/],
   ["sed --frobnicate p f", "undecidable", /`sed --frobnicate` is not an option/],
   ["sed --s p f", "undecidable", /ambiguous/],
+  ["gsed -i s/a/b/ f", "side-effecting", /`sed -i`/],
 ]);
 
 table("awk", [
@@ -241,6 +242,7 @@ table("other tools", [
   ["yq -s '.a' f.yaml", "side-effecting", /`yq -s` writes/],
   ["yq --split-exp '.a' f.yaml", "side-effecting", /--split-exp/],
   ["yq --frob f.yaml", "undecidable", /not an option/],
+  ["xq -i '.a' f.xml", "side-effecting", /`yq -i`/],
   ["jq --rawfile a f '.x' g.json", "read-only"],
   ["diff -u a b", "read-only"],
   ["diff -l a b", "undecidable", /`diff -l`/],

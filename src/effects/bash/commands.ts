@@ -59,6 +59,7 @@ const FIND_RUNS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdict> = {
   git: classifyGit,
   sed: classifySed,
+  gsed: classifySed,
   awk: (args, c) => classifyAwk(c, args),
   gawk: (args, c) => classifyAwk(c, args),
   mawk: (args, c) => classifyAwk(c, args),
@@ -112,6 +113,9 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   hostname: (args) => operandsAtMost("hostname", args, { short: { F: "writes", b: "writes" }, long: { file: "writes", boot: "writes" } }, 0, "sets the host name"),
   tee: (args) => operandsAtMost("tee", args, {}, 0, "is a file tee writes to"),
   yq: classifyYq,
+  // kislyuk's yq ships xq and tomlq with the same options, -i among them.
+  xq: classifyYq,
+  tomlq: classifyYq,
   xargs: (args) => classifyXargs(args, classifyCommand),
   printf(args) {
     const first = args[0];
