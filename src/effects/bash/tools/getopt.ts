@@ -28,8 +28,6 @@ export interface Grammar {
   readonly abbreviations?: boolean;
   /** GNU: options may follow operands. False for tools that stop at the first operand (`xargs`, `env`). Default true. */
   readonly permute?: boolean;
-  /** A single dash before a long name (`-version`, gawk's `-W`, find-style). Not used by GNU tools. */
-  readonly singleDashLong?: boolean;
 }
 
 /** One option as the tool reads it. */
@@ -83,8 +81,8 @@ export function parseArgs(grammar: Grammar, args: readonly Arg[]): ParsedArgs {
       i++;
       break;
     }
-    if (v.startsWith("--") || (grammar.singleDashLong && v.length > 2 && !grammar.short[v[1]])) {
-      const body = v.slice(v.startsWith("--") ? 2 : 1);
+    if (v.startsWith("--")) {
+      const body = v.slice(2);
       const eq = body.indexOf("=");
       const name = eq === -1 ? body : body.slice(0, eq);
       const found = findLong(grammar, name);
