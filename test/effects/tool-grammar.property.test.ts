@@ -1,12 +1,13 @@
 /**
- * The tool grammars against the real programs. fast-check composes sed scripts, awk programs and
- * xargs inputs from pieces that write (`w PWNED`, `print > "PWNED"`, an item `-o`), run commands
- * (`e touch PWNED`, `system()`, pipes) or only read, in random orders, flag orders and
- * separators. Every command the classifier calls read-only is then run by the real bash, sed,
- * awk and xargs in an empty temporary directory; a file that appears or changes fails the test.
+ * The tool grammars against the real programs. fast-check composes sed scripts, awk programs,
+ * git inspection commands and xargs inputs from pieces that write (`w PWNED`, `print > "PWNED"`,
+ * `--output=…`, an item `-o`), run commands (`e touch PWNED`, `system()`, pipes, `--textconv`,
+ * signature checks) or only read, in random orders, flag orders and separators. Every command
+ * the classifier calls read-only is then run by the real bash, sed, awk, git and xargs in a
+ * directory of its own; a file that appears or changes there fails the test.
  *
- * A fixed seed keeps CI reproducible; set PROCTOR_FC_SEED to try another (a failure prints the
- * seed and the shrunk command).
+ * A fixed seed keeps CI reproducible; PROCTOR_FC_SEED picks another. A failure lists the seed
+ * and every command that changed its directory, with the verdict's reason.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,15 +39,17 @@ function effects(command: string, stdin = "in\n"): string[] {
  * its standard input beside the directory); for each, the files that appeared or changed.
  * One bash for the whole batch keeps thousands of cases within seconds.
  */
-function effectsOfAll(cases: readonly { command: string; stdin?: string }[]): string[][] {
+function effectsOfAll(cases: readonly { command: string; stdin?: string }[], template?: string): string[][] {
   const root = mkdtempSync(join(tmpdir(), "proctor-grammar-"));
   dirs.push(root);
   const script: string[] = [];
+  const baseline = template ? readdirSync(template) : ["in"];
   cases.forEach((c, i) => {
     mkdirSync(join(root, String(i)));
     writeFileSync(join(root, String(i), "in"), INPUT);
     writeFileSync(join(root, `stdin-${i}`), c.stdin ?? "in\n");
-    script.push(`( cd ${root}/${i} && eval ${q(c.command)} ) < ${root}/stdin-${i} > /dev/null 2>&1`);
+    const copy = template ? `cp -a ${template}/. ${root}/${i}/ && ` : "";
+    script.push(`( ${copy}cd ${root}/${i} && eval ${q(c.command)} ) < ${root}/stdin-${i} > /dev/null 2>&1`);
   });
   const run = spawnSync("bash", ["--norc", "--noprofile", "-c", script.join("\n")], {
     cwd: root,
@@ -59,7 +62,7 @@ function effectsOfAll(cases: readonly { command: string; stdin?: string }[]): st
   const stray = readdirSync(root).filter((f) => !/^(\d+|stdin-\d+)$/.test(f));
   return cases.map((_, i) => {
     const dir = join(root, String(i));
-    const changed = readdirSync(dir).filter((f) => f !== "in");
+    const changed = readdirSync(dir).filter((f) => f !== "in" && !baseline.includes(f)).sort();
     if (readFileSync(join(dir, "in"), "utf8") !== INPUT) changed.push("in (modified)");
     return i === 0 ? [...changed, ...stray.map((f) => `../${f}`)] : changed;
   });
@@ -73,11 +76,11 @@ function has(program: string): boolean {
  * Soundness on `numRuns` generated cases: every one classified read-only is run, and must leave
  * its directory as it found it. Returns how many were read-only, so a test can show it is not vacuous.
  */
-function sound(cases: fc.Arbitrary<{ command: string; stdin?: string }>, numRuns: number): number {
+function sound(cases: fc.Arbitrary<{ command: string; stdin?: string }>, numRuns: number, template?: string): number {
   const sample = fc.sample(cases, { seed: SEED, numRuns });
   const readOnly = sample.filter((c) => explainBash(c.command).effect === "read-only");
   if (process.env.PROCTOR_FC_VERBOSE) console.log(`${readOnly.length}/${numRuns} read-only`);
-  const results = effectsOfAll(readOnly);
+  const results = effectsOfAll(readOnly, template);
   const failures = readOnly
     .map((c, i) => ({ command: c.command, stdin: c.stdin, changed: results[i], reason: explainBash(c.command).reason }))
     .filter((f) => f.changed.length > 0);
@@ -158,6 +161,47 @@ const XARGS_OPTIONS = ["", "-n 1", "-0", "-r", "-t", "-n 2 -P 2", "-L 1", "-d ,"
 const ITEMS = ["-o", "PWNED", "in", "--output=PWNED", "-fprint", "-exec", "touch", "-i", "--pre=touch", "-C", "-z", "-delete", "{}", "-w"];
 const xargsCase = fc.tuple(fc.constantFrom(...XARGS_OPTIONS), fc.constantFrom(...XARGS_COMMANDS), fc.array(fc.constantFrom(...ITEMS), { minLength: 1, maxLength: 4 }));
 
+// ---- git ------------------------------------------------------------------------------------
+
+/**
+ * A repository where the programs git can be made to run are scripts that leave a PWNED-* file:
+ * a textconv driver and a smudge filter on a.txt, gpg.program (HEAD has a signature header),
+ * core.pager and diff.external. Only options reach them here — the pool keeps to commands that
+ * run none of them by default (what configuration runs on its own is the repository-aware check's).
+ */
+function gitTemplate(): string {
+  const dir = mkdtempSync(join(tmpdir(), "proctor-git-template-"));
+  dirs.push(dir);
+  const sh = `
+set -e
+git init -q .
+git config user.email a@example.com; git config user.name A
+printf '#!/bin/sh\ntouch "PWNED-$(basename "$0")"\ncat >/dev/null 2>&1\nexit 0\n' > mark; chmod +x mark
+for n in tc smudge gpg pager ext; do cp mark mark-$n; done
+printf 'a.txt diff=tc filter=fl\n' > .gitattributes
+echo hello > a.txt; git add a.txt .gitattributes; git commit -qm one
+echo more >> a.txt; git commit -qam two
+git config diff.tc.textconv ./mark-tc; git config filter.fl.smudge ./mark-smudge; git config gpg.program ./mark-gpg
+git config core.pager ./mark-pager; git config diff.external ./mark-ext
+tree=$(git rev-parse 'HEAD^{tree}'); parent=$(git rev-parse HEAD)
+sha=$(printf 'tree %s\nparent %s\nauthor A <a@example.com> 0 +0000\ncommitter A <a@example.com> 0 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n -----END PGP SIGNATURE-----\n\nsigned\n' "$tree" "$parent" | git hash-object -t commit -w --stdin)
+git update-ref HEAD "$sha"
+`;
+  execFileSync("bash", ["-c", sh], { cwd: dir, env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: dir, GIT_CONFIG_NOSYSTEM: "1" }, stdio: "ignore" });
+  return dir;
+}
+
+const GIT_COMMANDS = ["log -1", "show -s", "cat-file -p", "cat-file blob", "diff-tree -p", "grep", "rev-list -1", "-p log -1", "--no-pager log -1", "for-each-ref"];
+const GIT_OPERANDS: Record<string, string> = { "show -s": "HEAD", "cat-file -p": "HEAD:a.txt", "cat-file blob": "HEAD:a.txt", "diff-tree -p": "HEAD~2 HEAD~1", grep: "hello", "rev-list -1": "HEAD" };
+const GIT_OPTIONS = [
+  "--show-signature", "--format=%G?", "--format=%H", "--pretty=format:%GS", "--pretty=oneline", "--format=%h%x20%s",
+  "--textconv", "--filters", "--ext-diff", "--output=PWNED-out", "--outp=PWNED-out", "-O./mark-pager",
+  "--open-files-in-pager=./mark-pager", "--oneline", "--no-textconv", "--no-ext-diff", "-n1", "--name-only", "-i",
+];
+const gitCase = fc
+  .tuple(fc.constantFrom(...GIT_COMMANDS), fc.array(fc.constantFrom(...GIT_OPTIONS), { maxLength: 3 }))
+  .map(([sub, opts]) => ({ command: `git ${sub} ${opts.join(" ")} ${GIT_OPERANDS[sub.replace(/^(-p|--no-pager) /, "")] ?? ""}`.replace(/\s+/g, " ").trim() }));
+
 // `awk` is whatever the machine has (mawk on Debian); gawk and mawk by name when installed.
 const awks = ["awk", "mawk", "gawk"].filter(has);
 
@@ -187,6 +231,15 @@ describe("tool grammars against the real programs", () => {
   it("sed and awk token soup: whatever parses and is called read-only writes and runs nothing", () => {
     sound(sedSoup.map((command) => ({ command })), 500);
     for (const awk of awks) sound(awkSoup(awk).map((command) => ({ command })), 400);
+  });
+
+  it("git: no inspection command called read-only runs a configured program or writes", () => {
+    const template = gitTemplate();
+    // The repository does run the scripts when asked to (the oracle can fail).
+    expect(effectsOfAll([{ command: "git log -1 --show-signature" }, { command: "git cat-file --textconv HEAD:a.txt" }, { command: "git grep -O./mark-pager hello" }], template)).toEqual([
+      ["PWNED-mark-gpg"], ["PWNED-mark-smudge", "PWNED-mark-tc"], ["PWNED-mark-pager"],
+    ]);
+    expect(sound(gitCase, 150, template)).toBeGreaterThan(20);
   });
 
   it("xargs: no pipeline called read-only writes or runs anything, whatever the items", () => {
