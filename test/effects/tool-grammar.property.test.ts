@@ -129,7 +129,7 @@ const AWK_SAFE = [
 const AWK_BAD = [
   'print $0 > "PWNED"', 'print $0 >> "PWNED"', 'printf "x" > "PWNED"', 'print | "cat > PWNED"', 'system("touch PWNED")',
   '"touch PWNED" | getline x', 'print $1,\n "x" > "PWNED"', 'print (1 > 2) > "PWNED"', 'print 1 > "PWN" "ED"',
-  'f = "PWNED"; print 1 > f', 'print > "/dev/stderr" "PWNED"',
+  'f = "PWNED"; print 1 > f', 'print > "/dev/stderr" "PWNED"', 'print $0 > "-"', 'printf "%s", $1 >> "/dev/stdout"',
 ];
 const awkAction = fc
   .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AWK_SAFE) }, { weight: 1, arbitrary: fc.constantFrom(...AWK_BAD) }), { minLength: 1, maxLength: 3 }), fc.constantFrom("; ", "\n", ";"))

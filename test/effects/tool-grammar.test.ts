@@ -90,6 +90,7 @@ table("awk", [
   ["awk '{print $1 >> \"out\"}' f", "side-effecting", /`print … >>`/],
   ["awk '{print $1,⏎ $2 > \"o\"}' f", "side-effecting", /`print … >`/], // a line break after a comma continues
   ["awk '{printf \"%s\", $1 > \"/dev/stderr\" \"x\"}' f", "side-effecting"], // a concatenated name
+  ["awk '{print > \"-\"}' f", "side-effecting", /`print … >`/], // mawk writes a file named "-" (found by the oracle)
   ["awk '{print}' /inet/tcp/0/example.com/80", "side-effecting", /network/],
   ["awk 'BEGIN { getline line < \"/inet/tcp/0/example.com/80\" }'", "side-effecting", /\/inet/],
   ["awk -p f '{print}'", "side-effecting", /`awk -p` writes/],

@@ -133,7 +133,8 @@ const AMBIGUOUS_BEFORE_SLASH = new Set(["getline", "in", "delete", "function", "
 const CONTINUES = new Set([",", "{", "&&", "||", "do", "else", "?", ":"]);
 const OPS = ["|&", "||", "&&", ">>", ">=", "<=", "==", "!=", "!~", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=", "**=", "**", "::"];
 const SINGLE = new Set("{}()[];,?:!~<>=+-*/%^$|@".split(""));
-const STD_STREAMS = new Set(['"/dev/stdout"', '"/dev/stderr"', '"-"']);
+/** Output names every awk treats as its own streams. Not `"-"`: mawk writes a file named `-`. */
+const STD_STREAMS = new Set(['"/dev/stdout"', '"/dev/stderr"']);
 
 class NotParsed extends Error {}
 
