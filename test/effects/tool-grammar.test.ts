@@ -82,7 +82,7 @@ table("awk", [
   ["awk '/a\\/b/ {n++} END {print n}' f", "read-only"],
   ["awk '{a[$1]+=$2} END{for (k in a) print k, a[k]}' f", "read-only"],
   ["awk -v x=1 '{print x}' f", "read-only"],
-  ["awk -e 'BEGIN{print 1}' f", "read-only"],
+  ["awk -e 'BEGIN{print 1}' f", "read-only"], // `f` read as a program too: a pattern
   ["mawk -W interactive '{print}' f", "read-only"],
   ["mawk -Wv", "read-only"],
   ["gawk --sandbox 'BEGIN{system(\"x\")}'", "read-only"],
@@ -126,6 +126,12 @@ table("awk", [
   ["awk '{print}' \"$f\"", "undecidable", /computed at run time/],
   ["awk \"$prog\" f", "undecidable", /computed at run time/],
   ["awk -W frob '{print}' f", "undecidable", /not an option/],
+  // The one true awk ignores options it does not know, so their values can become its program.
+  ["awk -W 'random=system(\"x\")' f", "undecidable", /system\(\)/],
+  ["awk --assign 'x=system(\"x\")' '{print}' f", "undecidable", /system\(\)/],
+  ["awk --source='BEGIN{}' 'BEGIN{system(\"x\")}'", "undecidable", /system\(\)/],
+  ["gawk --source='BEGIN{}' data.txt", "read-only"],
+  ["awk -e 'BEGIN{print 1}' data.txt", "undecidable", /does not tokenize/],
 ]);
 
 table("git", [

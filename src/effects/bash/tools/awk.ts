@@ -104,8 +104,17 @@ export function classifyAwk(command: string, args: readonly Arg[]): BashVerdict 
       if (w.program !== undefined) programs.push({ value: w.program, text: o.value!.text });
     }
   }
+  // The one true awk ignores an option it does not know, alone: the value after `--assign` or
+  // `-W` becomes its program, and after an ignored `--source=TEXT` the first operand does.
+  // So those values, and that operand, are read as programs too (only -F and -v mean the same
+  // in every awk).
+  for (const o of parsed.options) {
+    if (o.value === undefined || o.spelling === "-F" || o.spelling === "-v" || o.id === "source") continue;
+    if (o.value.value === undefined) return undecidable(`\`${command} ${o.spelling}\` gets ${o.value.text}, computed at run time, which an awk that ignores ${o.spelling} would run as its program`);
+    programs.push(o.value);
+  }
   const operands = [...parsed.operands];
-  if (operandIsProgram) {
+  if (operandIsProgram || (command !== "gawk" && operands.length > 0)) {
     const program = operands.shift();
     if (!program) return readOnly(`${command} without a program (a usage error)`);
     programs.push(program);
