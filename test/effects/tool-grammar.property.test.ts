@@ -131,6 +131,11 @@ const AWK_BAD = [
   '"touch PWNED" | getline x', 'print $1,\n "x" > "PWNED"', 'print (1 > 2) > "PWNED"', 'print 1 > "PWN" "ED"',
   'f = "PWNED"; print 1 > f', 'print > "/dev/stderr" "PWNED"', 'print $0 > "-"', 'printf "%s", $1 >> "/dev/stdout"',
 ];
+/** Option forms, some of which other awks read differently (the one true awk ignores what it does not know). */
+const AWK_OPTIONS = [
+  "", "-F' '", "-v n=0 --", "-W interactive", "--sandbox", "-S", "--posix", "-e 'BEGIN{}'", "--source='BEGIN{}'",
+  `--assign ${q('x=system("touch PWNED")')}`, `-W ${q('random=system("touch PWNED")')}`, "-W exec", "-Wv", "--lint", "-W source='BEGIN{}'",
+];
 const awkAction = fc
   .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AWK_SAFE) }, { weight: 1, arbitrary: fc.constantFrom(...AWK_BAD) }), { minLength: 1, maxLength: 3 }), fc.constantFrom("; ", "\n", ";"))
   .map(([stmts, sep]) => stmts.join(sep));
@@ -202,8 +207,8 @@ const gitCase = fc
   .tuple(fc.constantFrom(...GIT_COMMANDS), fc.array(fc.constantFrom(...GIT_OPTIONS), { maxLength: 3 }))
   .map(([sub, opts]) => ({ command: `git ${sub} ${opts.join(" ")} ${GIT_OPERANDS[sub.replace(/^(-p|--no-pager) /, "")] ?? ""}`.replace(/\s+/g, " ").trim() }));
 
-// `awk` is whatever the machine has (mawk on Debian); gawk and mawk by name when installed.
-const awks = ["awk", "mawk", "gawk"].filter(has);
+// `awk` is whatever the machine has (mawk on Debian); the others by name when installed.
+const awks = ["awk", "mawk", "gawk", "original-awk"].filter(has);
 
 describe("tool grammars against the real programs", () => {
   it("the oracle sees a write and a command run (it can fail)", () => {
@@ -223,7 +228,7 @@ describe("tool grammars against the real programs", () => {
 
   it("has an awk to check against", () => expect(awks).toContain("awk"));
   it.each(awks)("awk: no program called read-only writes or runs anything under %s", (awk) => {
-    const lines = awkProgram.chain((program) => fc.constantFrom(`${awk} ${q(program)} in`, `${awk} -F' ' ${q(program)} in`, `${awk} -v n=0 -- ${q(program)} in`));
+    const lines = fc.tuple(awkProgram, fc.constantFrom(...AWK_OPTIONS)).map(([program, opts]) => `${awk} ${opts} ${q(program)} in`);
     const readOnly = sound(lines.map((command) => ({ command })), 500);
     expect(readOnly).toBeGreaterThan(100);
   });

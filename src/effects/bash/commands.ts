@@ -64,6 +64,7 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   gawk: (args, c) => classifyAwk(c, args),
   mawk: (args, c) => classifyAwk(c, args),
   nawk: (args, c) => classifyAwk(c, args),
+  "original-awk": (args, c) => classifyAwk(c, args),
   find(args) {
     for (const arg of args) {
       if (arg.value === undefined) return undecidable(`\`find\` gets the argument ${arg.text}, computed at run time, where it could be an action`);
