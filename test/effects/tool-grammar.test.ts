@@ -68,6 +68,7 @@ table("sed", [
   ["sed --frobnicate p f", "undecidable", /`sed --frobnicate` is not an option/],
   ["sed --s p f", "undecidable", /ambiguous/],
   ["gsed -i s/a/b/ f", "side-effecting", /`sed -i`/],
+  ["sed -l 's/a/b/w f' in", "undecidable", /BSD sed/],
 ]);
 
 table("awk", [

@@ -320,6 +320,8 @@ export function classifySed(args: readonly Arg[]): BashVerdict {
     if (o.id === "file") return undecidable(`\`sed ${o.spelling}\` reads its script from ${o.value?.text ?? "a file"}, which proctor cannot see`);
     if (o.id === "expression") scripts.push(o.value!);
     if (o.id === "sandbox") sandbox = true;
+    // BSD sed's -l is a flag, so there the next argument is the script: only a number is safe.
+    if (o.id === "line-length" && !/^\d+$/.test(o.value?.value ?? "")) return undecidable(`\`sed ${o.spelling} ${o.value?.text}\`: BSD sed reads -l as a flag and the next argument as the script`);
     if (o.id === "help" || o.id === "version") return readOnly(`sed ${o.spelling} prints and exits`);
   }
   if (scripts.length === 0) {
