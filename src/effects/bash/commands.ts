@@ -131,6 +131,18 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
     return undecidable("`command` runs another command");
   },
   env: (args) => classifyEnv(args, classifyCommand),
+  unzip(args) {
+    // Listing (-l, -v), testing (-t) and extracting to standard output (-p, -c) only; any other
+    // use, a bare `unzip x.zip` among them, extracts files.
+    let reads = false;
+    for (const a of args) {
+      if (a.value === undefined) return undecidable(`\`unzip\` gets ${a.text}, computed at run time, where it could be an option`);
+      if (!a.value.startsWith("-") || a.value === "-") continue;
+      if (!/^-[lvtpcqzx]+$/.test(a.value)) return sideEffecting(`\`unzip ${a.value}\` is not a listing option of unzip`);
+      if (/[lvtpc]/.test(a.value)) reads = true;
+    }
+    return reads ? readOnly("unzip lists or prints an archive") : sideEffecting("`unzip` without -l, -v, -t, -p or -c extracts files");
+  },
 };
 
 /** Read-looking programs that are not read-only, with the reason a verdict gives. */
@@ -141,7 +153,7 @@ const NOT_READ_ONLY: Record<string, { effect: "undecidable" | "side-effecting"; 
   pg: { effect: "undecidable", why: "is a pager, which can run commands" },
   man: { effect: "undecidable", why: "runs a pager and formatters (MANPAGER, PAGER, groff, -P, -H)" },
   info: { effect: "undecidable", why: "runs a browser that can run commands" },
-  tar: { effect: "side-effecting", why: "creates and extracts archives, and runs compressors, --to-command and checkpoint actions" },
+  tar: { effect: "side-effecting", why: "creates and extracts archives; even a listing (-t) runs a decompressor found through PATH for a compressed archive, and --to-command, -I and --checkpoint-action run programs" },
   dd: { effect: "side-effecting", why: "writes the file named by of=" },
   split: { effect: "side-effecting", why: "writes files" },
   csplit: { effect: "side-effecting", why: "writes files" },
