@@ -64,7 +64,7 @@ export function classifyXargs(args: readonly Arg[], classify: (name: string, arg
 }
 
 function judged(command: string, v: BashVerdict): BashVerdict {
-  if (v.effect === "read-only") return readOnly(`xargs runs ${command}, which ${v.reason}`);
+  if (v.effect === "read-only") return readOnly(`xargs runs ${command} (${v.reason})`);
   // xargs decides at run time whether and how often it runs the command.
   return undecidable(`\`xargs\` runs ${command} with arguments from its input: ${v.reason}`);
 }
