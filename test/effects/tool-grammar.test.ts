@@ -4,7 +4,7 @@
  * beside this file check the same grammars against the real programs.
  */
 import { describe, expect, it } from "vitest";
-import { isInertVariable } from "../../src/effects/bash/commands.js";
+import { innermostCommand, isInertVariable } from "../../src/effects/bash/commands.js";
 import { explainBash } from "../../src/index.js";
 
 type Row = readonly [command: string, effect: "read-only" | "side-effecting" | "undecidable", reason?: RegExp];
@@ -299,5 +299,15 @@ describe("isInertVariable", () => {
     ["GIT_DIR", ".git", false],
   ] as const)("%s=%s → %s", (name, value, inert) => {
     expect(isInertVariable(name, value)).toBe(inert);
+  });
+});
+
+describe("innermostCommand", () => {
+  const words = (...v: string[]) => v.map((value) => ({ value, text: value }));
+  it("looks through env and xargs to the command they run", () => {
+    expect(innermostCommand("env", words("-u", "PAGER", "LC_ALL=C", "git", "log"))).toEqual({ name: "git", args: words("log") });
+    expect(innermostCommand("/usr/bin/env", words("xargs", "-0", "git", "grep", "x")).name).toBe("git");
+    expect(innermostCommand("xargs", words("-n", "1", "git", "show")).args).toHaveLength(2); // `show` and the items
+    expect(innermostCommand("git", words("status"))).toEqual({ name: "git", args: words("status") });
   });
 });

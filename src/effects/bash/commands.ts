@@ -7,10 +7,10 @@
 import { classifyGit } from "./git.js";
 import { scanOptions, type OptionSpec } from "./options.js";
 import { classifyAwk } from "./tools/awk.js";
-import { classifyEnv } from "./tools/env.js";
+import { classifyEnv, envCommand } from "./tools/env.js";
 import { classifySed } from "./tools/sed.js";
 import { versionQuery } from "./tools/versions.js";
-import { classifyXargs } from "./tools/xargs.js";
+import { classifyXargs, xargsCommand } from "./tools/xargs.js";
 import { classifyYq } from "./tools/yq.js";
 
 export { INERT_VARIABLES, isInertVariable } from "./tools/env.js";
@@ -194,6 +194,22 @@ export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict
   const known = NOT_READ_ONLY[command];
   if (known) return known.effect === "undecidable" ? undecidable(`\`${command}\` ${known.why}`) : sideEffecting(`\`${command}\` ${known.why}`);
   return sideEffecting(`\`${command}\` is not a command proctor knows to be read-only`);
+}
+
+/**
+ * The command a simple command finally runs, looking through `env` and `xargs` (which run
+ * another command with its own arguments): `env -u X git log` runs `git log`. Checks that judge
+ * a command by where it runs — its repository's configuration, PATH — apply to this one too.
+ */
+export function innermostCommand(name: string, args: readonly Arg[]): { name: string; args: readonly Arg[] } {
+  let current = { name, args };
+  for (let depth = 0; depth < 16; depth++) {
+    const base = current.name.includes("/") ? SYSTEM_PATH.exec(current.name)?.[1] : current.name;
+    const inner = base === "env" ? envCommand(current.args) : base === "xargs" ? xargsCommand(current.args) : undefined;
+    if (!inner) return current;
+    current = inner;
+  }
+  return current;
 }
 
 /** The commands the catalog knows to be read-only (for docs and tests). */

@@ -50,6 +50,21 @@ const ENV: Grammar = {
 };
 
 /**
+ * The command `env ARGS` runs, with its arguments, when the arguments read soundly and every
+ * assignment is inert; `undefined` otherwise (or when env only prints). For checks that look at
+ * the command itself, such as its repository's configuration.
+ */
+export function envCommand(args: readonly Arg[]): { name: string; args: readonly Arg[] } | undefined {
+  const parsed = parseArgs(ENV, args);
+  if (parsed.verdict) return undefined;
+  const rest = parsed.operands;
+  let k = rest[0]?.value === "-" ? 1 : 0;
+  while (k < rest.length && (rest[k].value?.indexOf("=") ?? -1) > 0) k++;
+  const command = rest[k];
+  return command?.value === undefined ? undefined : { name: command.value, args: rest.slice(k + 1) };
+}
+
+/**
  * `env [OPTION]… [-] [NAME=VALUE]… [COMMAND [ARG]…]`: read-only when its options are, every
  * assignment is inert, and the command it runs is read-only (decided by `classify`, the catalog).
  */

@@ -33,6 +33,18 @@ const XARGS: Grammar = {
 
 const UNKNOWN: Arg = { text: "(an item from xargs's input)" };
 
+/**
+ * The command `xargs ARGS` runs, with its fixed arguments and one word standing for the items it
+ * appends; `undefined` when that cannot be read. For checks that look at the command itself.
+ */
+export function xargsCommand(args: readonly Arg[]): { name: string; args: readonly Arg[] } | undefined {
+  const parsed = parseArgs(XARGS, args);
+  if (parsed.verdict) return undefined;
+  const [command, ...fixed] = parsed.operands;
+  if (!command) return { name: "echo", args: [UNKNOWN] };
+  return command.value === undefined ? undefined : { name: command.value, args: [...fixed, UNKNOWN] };
+}
+
 /** Classify `xargs ARGS`, with `classify` deciding the command it runs. */
 export function classifyXargs(args: readonly Arg[], classify: (name: string, args: readonly Arg[]) => BashVerdict): BashVerdict {
   const parsed = parseArgs(XARGS, args);
