@@ -11,7 +11,7 @@
  * (`ORACLE_SEED=<n>` replays it, `ORACLE_RUNS=<n>` scales either run).
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { classifyBash } from "../../src/index.js";
 import { runUnderBash } from "./classify-bash.execute.js";
 
@@ -122,15 +122,47 @@ const CONTEXTS: Record<string, readonly Context[]> = {
     (p) => `for ((i=0; i<1; i++)); do ${p}; done`,
     (p) => `select x in a; do ${p}; done`,
   ],
-  inert: [(p) => `echo '$(${p})'`, (p) => `echo '\`${p}\`'`, (p) => `echo '${p}'`, (p) => `ls # ${p}`, (p) => `echo \\$(${p})`, (p) => `echo "\\$(${p})"`, (p) => `grep -c '${p}' f`, (p) => `cat <<'EOF'\n${p}\nEOF`],
 };
 
-const ALL_CONTEXTS = Object.values(CONTEXTS).flat();
+/** Contexts in which Bash leaves the payload as text: the classifier may call these read-only, and then they run. */
+const INERT: readonly Context[] = [
+  (p) => `echo '$(${p})'`,
+  (p) => `echo '\`${p}\`'`,
+  (p) => `echo '${p}'`,
+  (p) => `ls # ${p}`,
+  (p) => `ls # '$(${p})'`,
+  (p) => `echo \\$(${p})`,
+  (p) => `echo "\\$(${p})"`,
+  (p) => `grep -c '${p}' f`,
+  (p) => `grep -n -- '$(${p})' f`,
+  (p) => `cat <<'EOF'\n${p}\nEOF`,
+  (p) => `cat <<'EOF'\n  $(${p})\nEOF`,
+  (p) => `cat <<-'EOF'\n\t$(${p})\n\tEOF`,
+  (p) => `cat <<"EOF"\n\t\`${p}\`\nEOF`,
+  (p) => `echo $'$(${p})'`,
+  (p) => `: '$(${p})'`,
+  (p) => `printf '%s\\n' '$(${p})'`,
+  (p) => `[[ x == '$(${p})' ]]`,
+  (p) => `for f in '$(${p})'; do echo "$f"; done`,
+  (p) => `for f in 'a[$(${p})]'; do echo "$f"; done`,
+  (p) => `if true; then echo '$(${p})'; fi`,
+  (p) => `echo "\${HOME}" '$(${p})'`,
+  (p) => `set -e; echo '${p}'`,
+  (p) => `test -n '$(${p})'`,
+  (p) => `cat f | grep -v '${p}'`,
+];
+
+const ALL_CONTEXTS = [...Object.values(CONTEXTS).flat(), ...INERT];
+const INERT_FROM = ALL_CONTEXTS.length - INERT.length;
 const SPLICE = ["\\\n", "'", '"', "\\", " ", "\n", "`", "#", "$", "(", ")", "{", "}", ";", "\t", "<<"];
 
 /** A context applied to a payload, possibly inside another context. */
 const nested: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(...PAYLOADS), fc.array(fc.integer({ min: 0, max: ALL_CONTEXTS.length - 1 }), { minLength: 1, maxLength: 3 }))
+  .tuple(
+    fc.constantFrom(...PAYLOADS),
+    // Inert contexts are drawn often, so that a good share of commands is read-only and really runs.
+    fc.array(fc.oneof({ arbitrary: fc.integer({ min: 0, max: ALL_CONTEXTS.length - 1 }), weight: 3 }, { arbitrary: fc.integer({ min: INERT_FROM, max: ALL_CONTEXTS.length - 1 }), weight: 2 }), { minLength: 1, maxLength: 3 }),
+  )
   .map(([payload, contexts]) => contexts.reduce((inner, c) => ALL_CONTEXTS[c](inner), payload));
 
 /** Random whitespace, and sometimes a character spliced in anywhere (a quote, a continuation, …). */
@@ -149,13 +181,19 @@ const hostile: fc.Arbitrary<string> = fc
 const RUNS = Number(process.env.ORACLE_RUNS ?? 4);
 const BATCH = 700;
 
+const tally = { generated: 0, ran: 0 };
+
 async function noReadOnlyCommandWrites(commands: readonly string[]): Promise<void> {
   const readOnly = commands.filter((c) => classifyBash(c) === "read-only");
+  tally.generated += commands.length;
+  tally.ran += readOnly.length;
   const findings = await runUnderBash(readOnly);
   expect(findings.map((f) => ({ command: f.command, after: f.after })), `${readOnly.length} read-only of ${commands.length}`).toEqual([]);
 }
 
 describe("classifyBash against real bash", () => {
+  afterAll(() => console.info(`execution oracle: ${tally.generated} hostile commands, ${tally.ran} called read-only and run under bash`));
+
   it("the oracle sees a write (so it can fail)", async () => {
     const findings = await runUnderBash(["ls", "touch PWNED", "rm -rf keep", "cat <<EOF\n$(: >PWNED)\nEOF"]);
     expect(findings.map((f) => f.command)).toEqual(["touch PWNED", "rm -rf keep", "cat <<EOF\n$(: >PWNED)\nEOF"]);

@@ -39,7 +39,8 @@ describe("classifyBash reasons", () => {
     expect(explainBash("git log | head -3").reason).toBe("only read-only commands: git, head");
   });
   it("says why a parse failure is not read-only", () => {
-    expect(explainBash("ls 'unterminated").reason).toBe("the command does not parse as Bash");
+    expect(explainBash("ls 'unterminated").reason).toBe("proctor cannot read this exactly as Bash would: an unterminated single quote");
+    expect(explainBash("ls )").reason).toBe("proctor cannot read this exactly as Bash would: an unmatched `)`");
   });
   it("treats an empty command as read-only and a non-string as undecidable", () => {
     expect(classifyBash("   ")).toBe("read-only");

@@ -5,6 +5,9 @@
  */
 import { parseShell, type ShellNode } from "./parser.js";
 import { classifyCommand } from "./commands.js";
+import { ARITHMETIC_TEST_OPERATORS, classifyBuiltin } from "./builtins.js";
+import { checkAgreement } from "./agreement.js";
+import { rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
 
@@ -16,19 +19,42 @@ const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\//;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 const READ_OPS = new Set(["<", "<&"]);
 const CONTROL_FLOW: Record<string, string> = {
-  if_statement: "if",
   while_statement: "while/until",
-  for_statement: "for",
+  for_statement: "select",
   c_style_for_statement: "for ((…))",
   case_statement: "case",
 };
+/** Longer commands are refused unread: nobody types 64 KiB of shell, and the cost must stay bounded. */
+export const MAX_COMMAND_LENGTH = 64 * 1024;
+/** The walk recurses once per tree level; deeper trees are refused before it starts. */
+export const MAX_TREE_DEPTH = 200;
+/**
+ * Characters Bash keeps inside a word that parsers may take for blanks or line ends: every
+ * control character but tab and newline (`ls \r# ; rm x` runs `rm`), DEL, and Unicode spaces
+ * and line separators.
+ */
+const CONFUSABLE = /[\x00-\x08\x0b-\x1f\x7f\x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/**
+ * A loop variable the body may set freely: lower-case, so never one of Bash's own variables
+ * (PATH, IFS, BASH_ENV, PS4 …, all upper-case but `auto_resume` and `histchars`, excluded), and not
+ * a proxy setting that tools read from the environment.
+ */
+const LOOP_VARIABLE = /^[a-z][a-z0-9_]*$/;
+const LOOP_VARIABLE_EXCLUDED = /proxy|^auto_resume$|^histchars$/;
 const WORD: ReadonlySet<string> = new Set(["word"]);
-/** Punctuation between statements; `&` (background) is not among them. */
-const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")"]);
+const TEST_OPERATOR: ReadonlySet<string> = new Set(["test_operator"]);
+/** Punctuation between statements, and the keywords of `if`; `&` (background) is not among them. */
+const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")", "if", "then", "elif", "else", "fi", "do", "done"]);
 
 class Walk {
   verdict: BashVerdict = readOnly("");
   readonly commands: string[] = [];
+  /** Start offsets of every substitution and expansion the walk judged (shared with nested walks). */
+  readonly accounted: Set<number>;
+
+  constructor(accounted: Set<number> = new Set()) {
+    this.accounted = accounted;
+  }
 
   note(v: BashVerdict): void {
     this.verdict = worse(this.verdict, v);
@@ -55,7 +81,16 @@ class Walk {
       case "command":
         return this.command(node);
       case "test_command":
+        this.testCommand(node);
         return this.words(node);
+      case "if_statement":
+      case "elif_clause":
+      case "else_clause":
+      case "do_group":
+        return this.children(node);
+      case "for_statement":
+        if (node.children[0]?.type !== "for") break;
+        return this.forLoop(node);
       case "comment":
         return;
       case "variable_assignment":
@@ -67,13 +102,63 @@ class Walk {
       case "function_definition":
         return this.note(undecidable(`${clip(node.text)} defines a function, which can shadow any command`));
       default:
-        if (CONTROL_FLOW[node.type]) return this.note(undecidable(`control flow (\`${CONTROL_FLOW[node.type]}\`) is not analysed`));
         if (!node.isNamed) {
           if (node.type === "&") return this.note(undecidable("`&` runs a command in the background, outliving the call"));
           if (SEPARATORS.has(node.type)) return;
         }
-        return this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
+        break;
     }
+    if (CONTROL_FLOW[node.type]) return this.note(undecidable(`control flow (\`${CONTROL_FLOW[node.type]}\`) is not analysed`));
+    this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
+  }
+
+  /**
+   * `for NAME in WORDS; do BODY; done`: read-only when the words and the body are. Setting NAME
+   * changes only this shell, and nothing the walk accepts trusts a variable's value: arithmetic,
+   * subscripts, indirection and prompt expansion of variables are all refused.
+   */
+  forLoop(node: ShellNode): void {
+    const variable = node.children.find((c) => c.type === "variable_name");
+    if (!variable || !LOOP_VARIABLE.test(variable.text) || LOOP_VARIABLE_EXCLUDED.test(variable.text)) {
+      return this.note(undecidable(`the loop sets \`${variable?.text ?? "?"}\`, which may be a variable the shell or a tool reads`));
+    }
+    for (const child of node.children) {
+      if (child === variable || child.type === "comment") continue;
+      if (child.type === "do_group") this.statement(child);
+      else if (child.isNamed) this.words(child);
+      else if (!["for", "in", ";", "\n"].includes(child.type)) this.note(undecidable(`proctor does not analyse ${clip(child.text)} in a loop`));
+    }
+  }
+
+  /**
+   * \`[[ … ]]\` evaluates both sides of \`-eq\`… as arithmetic (a name's value is evaluated in turn)
+   * and the operand of \`-v\`/\`-R\` as a name with a subscript: only literal numbers and names pass.
+   */
+  testCommand(node: ShellNode): void {
+    for (const op of node.descendantsOfType(TEST_OPERATOR)) {
+      const parent = this.parentOf(node, op);
+      if (!parent) continue;
+      const operands = parent.namedChildren.filter((c) => c !== op);
+      if (ARITHMETIC_TEST_OPERATORS.has(op.text)) {
+        const bad = operands.find((o) => !/^[0-9]+$/.test(staticValue(o) ?? ""));
+        if (bad) return this.note(undecidable(`\`[[ … ${op.text} … ]]\` evaluates ${clip(bad.text)} as arithmetic, which can run commands`));
+      } else if (op.text === "-v" || op.text === "-R") {
+        const bad = operands.find((o) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(staticValue(o) ?? ""));
+        if (bad) return this.note(undecidable(`\`[[ ${op.text} ${bad.text} ]]\` evaluates a subscript, which can run commands`));
+      }
+    }
+  }
+
+  parentOf(root: ShellNode, target: ShellNode): ShellNode | undefined {
+    const stack = [root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      for (const c of n.children) {
+        if (c === target) return n;
+        stack.push(c);
+      }
+    }
+    return undefined;
   }
 
   children(node: ShellNode): void {
@@ -83,12 +168,12 @@ class Walk {
   /** Classify the commands hidden in words (substitutions) and note what they do. */
   words(node: ShellNode): void {
     const found: BashVerdict[] = [];
-    scanWord(node, (body) => this.nested(body), found);
+    scanWord(node, (body) => this.nested(body), found, this.accounted);
     for (const v of found) this.note(v);
   }
 
   nested(body: ShellNode): BashVerdict {
-    const inner = new Walk();
+    const inner = new Walk(this.accounted);
     inner.children(body);
     this.commands.push(...inner.commands);
     if (inner.verdict.effect === "read-only") return inner.verdict;
@@ -160,7 +245,8 @@ class Walk {
     if (!nameNode) return;
     if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
     this.commands.push(name);
-    this.note(classifyCommand(name, args));
+    // Builtins that evaluate their operands are the core's; every other command is the catalog's.
+    this.note(classifyBuiltin(name, args) ?? classifyCommand(name, args));
   }
 }
 
@@ -198,14 +284,26 @@ function hasBareMetacharacter(text: string): boolean {
  */
 export function explainBash(command: string): BashVerdict {
   if (typeof command !== "string") return undecidable("the command is not a string");
+  if (command.length > MAX_COMMAND_LENGTH) return undecidable(`the command is longer than ${MAX_COMMAND_LENGTH / 1024} KiB`);
   if (command.trim() === "") return readOnly("the command is empty");
-  const { root, hasError } = parseShell(command);
+  const confusable = CONFUSABLE.exec(command);
+  if (confusable) {
+    const code = confusable[0].charCodeAt(0).toString(16).padStart(4, "0");
+    return undecidable(`the command holds the character U+${code.toUpperCase()}, which Bash keeps inside a word where a parser may see a blank or a line end`);
+  }
+  // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
+  const rescan = rescanShell(command);
+  if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);
+  const { root, hasError, depth } = parseShell(command);
   if (hasError) return undecidable("the command does not parse as Bash");
+  if (depth > MAX_TREE_DEPTH) return undecidable(`the command nests deeper than ${MAX_TREE_DEPTH} levels`);
   const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
   if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
   const walk = new Walk();
   walk.children(root);
   if (walk.verdict.effect !== "read-only") return walk.verdict;
+  const disagreement = checkAgreement(command, root, rescan.scan, walk.accounted);
+  if (disagreement) return undecidable(disagreement);
   const names = [...new Set(walk.commands)];
   return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
 }

@@ -82,14 +82,14 @@ export class ShellNode {
 
   /** Every descendant (not the node itself) whose type is one of `types`, in document order. */
   descendantsOfType(types: ReadonlySet<string>): ShellNode[] {
+    // Iterative: a hostile command can nest thousands of levels deep.
     const out: ShellNode[] = [];
-    const visit = (n: ShellNode) => {
-      for (const c of n.children) {
-        if (types.has(c.type)) out.push(c);
-        visit(c);
-      }
-    };
-    visit(this);
+    const stack: ShellNode[] = [...this.children].reverse();
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (types.has(n.type)) out.push(n);
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
     return out;
   }
 }
@@ -101,6 +101,8 @@ const FIELDED: ReadonlySet<string> = new Set(["command", "redirected_statement",
 export interface ShellTree {
   readonly root: ShellNode;
   readonly hasError: boolean;
+  /** How deep the tree nests (the root is depth 1); walkers that recurse check it first. */
+  readonly depth: number;
 }
 
 /** Parse a command into plain nodes; the WebAssembly tree is freed before this returns. */
@@ -111,6 +113,7 @@ export function parseShell(command: string): ShellTree {
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
     const stack = [root];
+    let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
         const field = FIELDED.has(stack[stack.length - 1].type) ? cursor.currentFieldName : null;
@@ -118,15 +121,16 @@ export function parseShell(command: string): ShellTree {
         stack[stack.length - 1].children.push(node);
         if (cursor.gotoFirstChild()) {
           stack.push(node);
+          if (stack.length > depth) depth = stack.length;
           continue;
         }
         while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError };
+          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError, depth: depth + 1 };
           stack.pop();
         }
       }
     }
-    return { root, hasError: tree.rootNode.hasError };
+    return { root, hasError: tree.rootNode.hasError, depth };
   } finally {
     cursor.delete();
     tree.delete();
