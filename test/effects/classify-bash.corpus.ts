@@ -360,6 +360,11 @@ export const SIDE_EFFECTING = [
   "cat < /dev/tcp/example.com/80",
   "echo secret > /dev/tcp/example.com/80",
   "awk 'BEGIN { getline line < \"/inet/tcp/0/example.com/80\" }'",
+  // names that are properties of every JavaScript object are commands like any other
+  "toString",
+  "constructor x",
+  "__proto__ x",
+  "hasOwnProperty",
   "cat <<-EOF\n\tEOF\nrm x\nEOF",
 ];
 

@@ -38,11 +38,14 @@ function snapshot(dir: string): string {
   return out.sort().join("\n");
 }
 
+/** One fork and two execs per command (timeout, bash): reading the file with `read` forks nothing. */
 const DRIVER = `
 cd "$1" || exit 1
 for ((i = $2; i < $3; i++)); do
-  cmd=$(cat "cmds/$i"; printf x); cmd=\${cmd%x}
-  (cd "c$i" && HOME="$PWD" exec timeout -s KILL 3 bash -c "$cmd") </dev/null >/dev/null 2>&1
+  IFS= read -r -d '' cmd < "cmds/$i"
+  cd "c$i" || exit 1
+  HOME="$PWD" timeout -s KILL 3 bash -c "$cmd" </dev/null >/dev/null 2>&1
+  cd "$1" || exit 1
 done
 exit 0
 `;

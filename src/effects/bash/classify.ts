@@ -246,7 +246,25 @@ class Walk {
     if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
     this.commands.push(name);
     // Builtins that evaluate their operands are the core's; every other command is the catalog's.
-    this.note(classifyBuiltin(name, args) ?? classifyCommand(name, args));
+    this.note(classifyBuiltin(name, args) ?? catalogVerdict(name, args));
+  }
+}
+
+const VERDICT_EFFECTS = new Set(["read-only", "side-effecting", "undecidable"]);
+
+/**
+ * The command catalog's verdict, fail-closed: a name that is a property of every object
+ * (`constructor`, `toString`, `__proto__`) must not reach a table lookup as if it were a rule,
+ * and whatever the catalog returns or throws, only a well-formed verdict counts.
+ */
+function catalogVerdict(name: string, args: readonly Arg[]): BashVerdict {
+  if (name in Object.prototype) return sideEffecting(`\`${name}\` is not a command proctor knows to be read-only`);
+  try {
+    const v = classifyCommand(name, args);
+    if (v && typeof v === "object" && VERDICT_EFFECTS.has(v.effect) && typeof v.reason === "string") return v;
+    return undecidable(`the catalog gave no verdict for \`${name}\``);
+  } catch (error) {
+    return undecidable(`the catalog failed on \`${name}\`: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

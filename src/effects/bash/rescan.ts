@@ -38,6 +38,31 @@ export type RescanResult = { readonly ok: true; readonly scan: Rescan } | { read
 
 /** How deep substitutions, quotes and parentheses may nest before the reader gives up. */
 export const MAX_NESTING = 64;
+/**
+ * How many words and operators a command may hold. The parser's cost grows with tokens, not
+ * bytes (64 KiB of `a a a …` takes it hundreds of milliseconds); everyday commands hold a few
+ * dozen, a long pipeline a few hundred.
+ */
+export const MAX_TOKENS = 2048;
+
+/** Runs of non-blank characters plus operator and expansion characters: an upper bound on the parser's tokens. */
+function countTokens(text: string): number {
+  let count = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // space, tab, newline
+    if (c === 32 || c === 9 || c === 10) {
+      inRun = false;
+      continue;
+    }
+    // ; & | ( ) < > $ ` { }
+    if (c === 59 || c === 38 || c === 124 || c === 40 || c === 41 || c === 60 || c === 62 || c === 36 || c === 96 || c === 123 || c === 125) count++;
+    else if (!inRun) count++;
+    inRun = true;
+  }
+  return count;
+}
 
 const enum Kind {
   Command, // top level, or inside `$(…)`, `<(…)`, `>(…)`
@@ -405,6 +430,7 @@ export function rescanShell(text: string): RescanResult {
     return pos;
   };
 
+  if (countTokens(text) > MAX_TOKENS) return fail(`the command holds more than ${MAX_TOKENS} words and operators`);
   if (/\besac\b/.test(text)) return fail("`case` statements are not analysed");
   const r = scan(0, text.length, Kind.Command);
   if (r) return fail(r);

@@ -3,6 +3,7 @@
  * permission is matched against. `undefined` when that cannot be done soundly (substitutions,
  * control flow, functions, background jobs, a parse failure): such a line can hide a command.
  */
+import { MAX_COMMAND_LENGTH, MAX_TREE_DEPTH } from "./classify.js";
 import { parseShell, type ShellNode } from "./parser.js";
 
 const CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "negated_command"]);
@@ -29,8 +30,10 @@ function collect(node: ShellNode, out: string[]): boolean {
 
 /** The simple commands of a line, or `undefined` when they cannot be listed soundly. */
 export function simpleCommands(command: string): string[] | undefined {
-  const { root, hasError } = parseShell(command);
-  if (hasError) return undefined;
+  // The same bounds as classifyBash: `collect` recurses once per tree level.
+  if (command.length > MAX_COMMAND_LENGTH) return undefined;
+  const { root, hasError, depth } = parseShell(command);
+  if (hasError || depth > MAX_TREE_DEPTH) return undefined;
   const out: string[] = [];
   return collect(root, out) ? out : undefined;
 }

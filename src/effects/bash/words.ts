@@ -124,6 +124,7 @@ export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => Bas
 
 /** A command's text cut for a message. */
 export function clip(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Cut before flattening: a hostile 64 KiB word must not cost a full pass per message.
+  const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
   return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\``;
 }
