@@ -49,6 +49,35 @@ parser.setLanguage(language);
 const parseUs = perOp((i) => parser.parse(COMMANDS[i % COMMANDS.length]).delete(), 30_000);
 console.log(`classifyBash, warm: ${classifyUs.toFixed(1)} µs/command over ${COMMANDS.length} mixed commands (target ≤ 50 µs)`);
 console.log(`  ÷ bare tree-sitter parse of the same commands (${parseUs.toFixed(1)} µs): ${(classifyUs / parseUs).toFixed(2)}×`);
+// Per command, the median of 15 rounds of 500 calls each: the figure the target is about.
+const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const perCommand = COMMANDS.map((c) => medianOf(Array.from({ length: 15 }, () => perOp(() => p.classifyBash(c), 500))));
+console.log(`  per command, median of rounds: median ${medianOf(perCommand).toFixed(1)} µs, slowest ${Math.max(...perCommand).toFixed(1)} µs`);
+
+// 1b. Hostile sizes: the slowest answer, each case the best of 3 (a figure; the tests check only answers).
+const HOSTILE = {
+  "1,000 nested $(": `echo ${"$(".repeat(1000)}ls${")".repeat(1000)}`,
+  "10,000 nested (": `${"(".repeat(10_000)}ls${")".repeat(10_000)}`,
+  "60 KB && chain": `ls${" && ls".repeat(10_000)}`,
+  "64 KiB of words": `ls ${"a ".repeat(32_000)}`,
+  "64 KiB single-quoted": `echo '${"x".repeat(65_000)}'`,
+  "64 KiB one word": `echo ${"x".repeat(65_000)}`,
+  "64 KiB here-document": `cat <<EOF\n${"$(ls)\n".repeat(10_000)}EOF`,
+  "2,000 words": `cat ${Array.from({ length: 1990 }, (_, i) => `f${i}`).join(" ")}`,
+  "1 MB": `ls ${"a".repeat(1 << 20)}`,
+  "20 MB": `ls ${"a".repeat(20 << 20)}`,
+};
+const hostileMs = Object.entries(HOSTILE).map(([label, c]) => {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = process.hrtime.bigint();
+    p.classifyBash(c);
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return [label, best];
+});
+hostileMs.sort((a, b) => b[1] - a[1]);
+console.log(`hostile inputs, slowest first (target ≤ 50 ms up to 64 KiB): ${hostileMs.map(([l, ms]) => `${l} ${ms.toFixed(1)} ms`).join("; ")}`);
 
 // 2. Policy evaluation per call: a 12-rule file policy (globs, ArgMatchers, fact conditions) + defaultDenySensitive.
 const policy = p.parsePolicy({

@@ -62,6 +62,10 @@ const CONTEXTS: Record<string, readonly Context[]> = {
     (p) => `echo "\${x:-"$(${p})"}"`,
     (p) => `echo "\${x:-\\"$(${p})\\"}"`,
     (p) => `echo \${x:-\`${p}\`}`,
+    (p) => `echo \${HOME//<(${p})}`,
+    (p) => `echo "\${HOME//>(${p})}"`,
+    (p) => `echo \${x:->(${p})}`,
+    (p) => `cat <(${p}) f`,
   ],
   arithmetic: [
     (p) => `echo $(( '$(${p})' ))`,
@@ -154,7 +158,7 @@ const INERT: readonly Context[] = [
 
 const ALL_CONTEXTS = [...Object.values(CONTEXTS).flat(), ...INERT];
 const INERT_FROM = ALL_CONTEXTS.length - INERT.length;
-const SPLICE = ["\\\n", "'", '"', "\\", " ", "\n", "`", "#", "$", "(", ")", "{", "}", ";", "\t", "<<"];
+const SPLICE = ["\\\n", "'", '"', "\\", " ", "\n", "`", "#", "$", "(", ")", "{", "}", ";", "\t", "<<", "<", ">", "<(", "$'", "${", "!"];
 
 /** A context applied to a payload, possibly inside another context. */
 const nested: fc.Arbitrary<string> = fc

@@ -332,6 +332,14 @@ export function rescanShell(text: string): RescanResult {
             continue;
           }
           if (c === "{") return "a brace inside `${…}`";
+          if ((c === "<" || c === ">") && text[skip(i + 1)] === "(") {
+            // Bash performs process substitution inside `${…}` (even in double quotes, in a pattern).
+            substitutions.push(i);
+            const r = push(Kind.Command, i);
+            if (r) return r;
+            i = skip(i + 1) + 1;
+            continue;
+          }
           if (c === "'" || c === '"' || c === "\\") return "quoting inside `${…}`, which Bash reads differently in and out of double quotes";
           if (c === "$") {
             const r = dollar(Kind.Brace);

@@ -67,7 +67,7 @@ function concat(parts: readonly ShellNode[]): string | undefined {
 }
 
 /** Parameter names Bash expands without evaluating anything: a name, a positional, a special. */
-const PARAMETER = String.raw`(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!_-])`;
+const PARAMETER = String.raw`(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$_-])`;
 /**
  * The `${…}` forms whose expansion only reads: `${x}`, `${#x}`, `${x[0]}`/`${x[@]}`, the
  * default/alternative/error and pattern operators, case modification, and substrings with literal
@@ -77,7 +77,8 @@ const PARAMETER = String.raw`(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!_-])`;
  * which can hold `a[$(…)]`).
  */
 const MODELLED_EXPANSION = new RegExp(
-  String.raw`^\$\{#?${PARAMETER}(?:\[(?:[0-9]+|@|\*)\])?(?:\}$|(?::?[-+?]|##?|%%?|//?|/#|/%|\^\^?|,,?)|:\s*-?[0-9]+(?:\s*:\s*-?[0-9]+)?\s*\}$)`,
+  // `${!}` alone is the last background PID; `${!…}` with anything after is indirection.
+  String.raw`^\$\{!\}$|^\$\{#?${PARAMETER}(?:\[(?:[0-9]+|@|\*)\])?(?:\}$|(?::?[-+?]|##?|%%?|//?|/#|/%|\^\^?|,,?)|:\s*-?[0-9]+(?:\s*:\s*-?[0-9]+)?\s*\}$)`,
 );
 /** Arithmetic with nothing but literal numbers and operators: no name whose value could be evaluated, no assignment. */
 const PURE_ARITHMETIC = /^\$\(\([0-9\s+\-*/%<>!&|^~?:,()]*\)\)$/;
