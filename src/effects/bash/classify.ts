@@ -131,8 +131,8 @@ class Walk {
   }
 
   /**
-   * \`[[ … ]]\` evaluates both sides of \`-eq\`… as arithmetic (a name's value is evaluated in turn)
-   * and the operand of \`-v\`/\`-R\` as a name with a subscript: only literal numbers and names pass.
+   * `[[ … ]]` evaluates both sides of `-eq`… as arithmetic (a name's value is evaluated in turn)
+   * and the operand of `-v`/`-R` as a name with a subscript: only literal numbers and names pass.
    */
   testCommand(node: ShellNode): void {
     for (const op of node.descendantsOfType(TEST_OPERATOR)) {
