@@ -40,7 +40,8 @@ function perOp(fn, reps) {
   return Number(process.hrtime.bigint() - t0) / 1e3 / reps; // µs
 }
 
-// 1. classifyBash, warm.
+// 1. classifyBash, warm (the parser loads on first need, never at import).
+await p.loadShellParser();
 const classifyUs = perOp((i) => p.classifyBash(COMMANDS[i % COMMANDS.length]), 30_000);
 await Parser.init();
 const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));

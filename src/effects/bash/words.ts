@@ -84,6 +84,17 @@ const MODELLED_EXPANSION = new RegExp(
 const PURE_ARITHMETIC = /^\$\(\([0-9\s+\-*/%<>!&|^~?:,()]*\)\)$/;
 const PURE_ARITHMETIC_ASSIGNS = /(^|[^<>!=])=(?!=)|\+\+|--/;
 
+/** Why a `${…}` form is not read-only, for the verdict's reason. */
+function unmodelledExpansion(text: string): string {
+  if (text.startsWith("${!")) return "indirection uses a variable's value as a name, and a name's subscript is evaluated, which can run commands";
+  if (/^\$\{#?[^}]*?@/.test(text) && !/^\$\{#?@/.test(text)) return "`@` transformations are not modelled (`@P` expands a prompt, which runs `$(…)`)";
+  if (/^\$\{#?[A-Za-z0-9_@*#?$!-]+(?:\[[^\]]*\])?:?=/.test(text)) return "it assigns a shell variable while expanding";
+  if (/^\$\{#?[A-Za-z0-9_@*#?$!-]+\[/.test(text) || /^\$\{#?[A-Za-z0-9_@*#?$!-]+:[^-+?=]/.test(text)) {
+    return "a subscript or offset that is not a literal number is arithmetic, which evaluates variables' values and can run commands";
+  }
+  return "proctor does not model this form of parameter expansion";
+}
+
 /**
  * Every verdict hidden inside a word: command substitutions are classified with `classifyBody`
  * (`echo $(rm x)` runs `rm`), process substitution and unmodelled expansions are undecidable.
@@ -102,7 +113,7 @@ export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => Bas
     case "expansion": {
       const text = node.text;
       if (!MODELLED_EXPANSION.test(text)) {
-        out.push(undecidable(`${clip(text)} may assign, evaluate or indirect through a variable; proctor does not model it`));
+        out.push(undecidable(`${clip(text)}: ${unmodelledExpansion(text)}`));
         return;
       }
       accounted.add(node.startIndex);
