@@ -187,18 +187,24 @@ const nested: fc.Arbitrary<string> = fc
   )
   .map(([payload, contexts]) => contexts.reduce((inner, c) => ALL_CONTEXTS[c](inner), payload));
 
-/** Random whitespace, and sometimes a character spliced in anywhere (a quote, a continuation, …). */
-const hostile: fc.Arbitrary<string> = fc
-  .tuple(nested, fc.array(fc.constantFrom(" ", "  ", "\t"), { minLength: 8, maxLength: 8 }), fc.option(fc.tuple(fc.nat(), fc.constantFrom(...SPLICE)), { freq: 3 }))
-  .map(([text, blanks, splice]) => {
+/** Random whitespace, and up to three splices anywhere: a character inserted (a quote, a continuation, …) or one deleted. */
+const composed: fc.Arbitrary<string> = fc
+  .tuple(nested, fc.array(fc.constantFrom(" ", "  ", "\t"), { minLength: 8, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.option(fc.constantFrom(...SPLICE), { freq: 4 })), { maxLength: 3 }))
+  .map(([text, blanks, splices]) => {
     let k = 0;
     let out = text.replace(/ /g, () => blanks[k++ % blanks.length]);
-    if (splice) {
-      const at = splice[0] % (out.length + 1);
-      out = out.slice(0, at) + splice[1] + out.slice(at);
+    for (const [n, insert] of splices) {
+      const at = n % (out.length + 1);
+      out = insert === null ? out.slice(0, at) + out.slice(at + 1) : out.slice(0, at) + insert + out.slice(at);
     }
     return out;
   });
+
+/** Shell soup: tokens that matter to quoting, expansion and here-documents, in any order. */
+const SOUP = ["ls", "echo", "cat", " ", " ", "\t", "\n", "'", '"', "\\", "\\\n", "$(", "$((", "${HOME", "${x", ":-", "%", "#", "}", ")", "(", "`", "<<EOF", "<<-EOF", "<<'EOF'", "EOF", "\tEOF", ";", "|", "&&", "<", ">", "$'", "<(", "a[", "]", "touch PWNED", ">PWNED", "rm -rf keep", "test -v", "[[", "]]", "-eq", "$_", "$1", "for f in", "do", "done", "if", "then", "fi"];
+const soup: fc.Arbitrary<string> = fc.array(fc.constantFrom(...SOUP), { minLength: 2, maxLength: 14 }).map((tokens) => tokens.join(""));
+
+const hostile: fc.Arbitrary<string> = fc.oneof({ arbitrary: composed, weight: 4 }, { arbitrary: soup, weight: 1 });
 
 const RUNS = Number(process.env.ORACLE_RUNS ?? 4);
 const BATCH = 700;

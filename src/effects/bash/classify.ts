@@ -303,12 +303,12 @@ function hasBareMetacharacter(text: string): boolean {
 export function explainBash(command: string): BashVerdict {
   if (typeof command !== "string") return undecidable("the command is not a string");
   if (command.length > MAX_COMMAND_LENGTH) return undecidable(`the command is longer than ${MAX_COMMAND_LENGTH / 1024} KiB`);
-  if (command.trim() === "") return readOnly("the command is empty");
   const confusable = CONFUSABLE.exec(command);
   if (confusable) {
     const code = confusable[0].charCodeAt(0).toString(16).padStart(4, "0");
     return undecidable(`the command holds the character U+${code.toUpperCase()}, which Bash keeps inside a word where a parser may see a blank or a line end`);
   }
+  if (/^[ \t\n]*$/.test(command)) return readOnly("the command is empty");
   // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
   const rescan = rescanShell(command);
   if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);

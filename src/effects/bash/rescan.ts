@@ -283,7 +283,7 @@ export function rescanShell(text: string): RescanResult {
                 }
               }
               if (delimiter === "") return "a here-document without a delimiter";
-              pending.push({ operator: c === "&" ? i : i, delimiter, quoted: isQuoted, strip });
+              pending.push({ operator: i, delimiter, quoted: isQuoted, strip });
               wordStart = true;
               i = k;
               continue;
