@@ -227,6 +227,27 @@ export const READ_ONLY = [
   "test -v HOME && echo set",
   "[[ -v HOME ]]",
   "printf -- '%s\\n' a",
+  // everyday shapes that cross quoting, substitution and expansion: the rescan must agree with them
+  "cat file | grep -E \"^(a|b)$\"",
+  "echo \"Done: $(date)\"",
+  "[ -z \"${VAR:-}\" ] && echo empty",
+  "test -n \"$(git status --porcelain)\"",
+  "ls | head -n $((5+5))",
+  "cat <<EOF\nhello ${USER}\nEOF",
+  "echo \"a\" # comment with (parens)",
+  "grep -rn \"TODO\\|FIXME\" src",
+  "for i in $(seq 1 3); do echo $i; done",
+  "[[ \"$x\" =~ ^[0-9]+$ ]]",
+  "cd \"$(dirname \"$0\")\" && ls",
+  "echo $'\\t'",
+  "printf \"%s\\n\" \"${arr[@]}\"",
+  "echo \"$HOME/$(basename \"$PWD\")\"",
+  "git log --pretty=format:\"%h %s\" -5",
+  "ls -la | awk '{print $5, $9}' | sort -n",
+  "wc -l $(git ls-files \"*.ts\") | tail -1",
+  "echo ${#arr[@]}",
+  "find . -name \"*.log\" -mtime +7",
+  "ls\n\n# done\n",
 ];
 
 /** Commands that change something (or run something not known to be read-only). */
