@@ -40,6 +40,12 @@ describe("classifyBash on hostile input", () => {
     expect(explainBash(command)).toMatchObject({ effect: "undecidable", reason: expect.stringMatching(/nests deeper than 200 levels/) });
   });
 
+  it("simpleCommands lists nothing where Bash and the parser read the line differently", () => {
+    expect(simpleCommands("git log \r# ; rm x")).toBeUndefined();
+    expect(simpleCommands("cat <<EOF\n  $(rm x)\nEOF")).toBeUndefined();
+    expect(simpleCommands("git log | head -3 # done")).toEqual(["git log", "head -3"]);
+  });
+
   it("simpleCommands gives up on what is too deep, without throwing", () => {
     expect(simpleCommands(`${"( ".repeat(5000)}ls${" )".repeat(5000)}`)).toBeUndefined();
     expect(simpleCommands(`ls ${"a".repeat(70_000)}`)).toBeUndefined();

@@ -7,7 +7,7 @@ import { parseShell, type ShellNode } from "./parser.js";
 import { classifyCommand } from "./commands.js";
 import { ARITHMETIC_TEST_OPERATORS, classifyBuiltin } from "./builtins.js";
 import { checkAgreement } from "./agreement.js";
-import { rescanShell } from "./rescan.js";
+import { CONFUSABLE, rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
 
@@ -28,12 +28,6 @@ const CONTROL_FLOW: Record<string, string> = {
 export const MAX_COMMAND_LENGTH = 64 * 1024;
 /** The walk recurses once per tree level; deeper trees are refused before it starts. */
 export const MAX_TREE_DEPTH = 200;
-/**
- * Characters Bash keeps inside a word that parsers may take for blanks or line ends: every
- * control character but tab and newline (`ls \r# ; rm x` runs `rm`), DEL, and Unicode spaces
- * and line separators.
- */
-const CONFUSABLE = /[\x00-\x08\x0b-\x1f\x7f\x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 /**
  * A loop variable the body may set freely: lower-case, so never one of Bash's own variables
  * (PATH, IFS, BASH_ENV, PS4 …, all upper-case but `auto_resume` and `histchars`, excluded), and not

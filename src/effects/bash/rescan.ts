@@ -12,6 +12,12 @@
  * undecidable. One pass, no recursion: hostile input costs linear time and constant stack.
  */
 
+/**
+ * Characters Bash keeps inside a word that parsers may take for blanks or line ends: every
+ * control character but tab and newline (`ls \r# ; rm x` runs `rm`), DEL, and Unicode spaces
+ * and line separators.
+ */
+export const CONFUSABLE = /[\x00-\x08\x0b-\x1f\x7f\x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 /** A here-document as Bash reads it. */
 export interface Heredoc {
   /** Offset of the `<<` / `<<-` operator. */
