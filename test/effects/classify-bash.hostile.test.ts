@@ -33,9 +33,15 @@ describe("classifyBash on hostile input", () => {
     expect(explainBash(command).effect).toBe("read-only");
   });
 
+  it("a long `&&` chain is walked in a loop, not refused", () => {
+    // The parser nests each `&&` one level deeper to the left; the walk does not recurse on them.
+    expect(explainBash(`ls${" && ls".repeat(600)}`).effect).toBe("read-only");
+    expect(explainBash(`ls${" && ls".repeat(600)} && rm x`).effect).toBe("side-effecting");
+  });
+
   it("a tree deeper than the cap is refused before the walk recurses", () => {
-    // The parser nests each `&&` one level deeper: within the rescan's limits, past the tree's.
-    const command = `ls${" && ls".repeat(300)}`;
+    // 250 nested `if`s: within the rescan's limits, past the tree's.
+    const command = `${"if true; then ".repeat(250)}ls${"; fi".repeat(250)}`;
     expect(rescanShell(command).ok).toBe(true);
     expect(explainBash(command)).toMatchObject({ effect: "undecidable", reason: expect.stringMatching(/nests deeper than 200 levels/) });
   });
@@ -49,6 +55,7 @@ describe("classifyBash on hostile input", () => {
   it("simpleCommands gives up on what is too deep, without throwing", () => {
     expect(simpleCommands(`${"( ".repeat(5000)}ls${" )".repeat(5000)}`)).toBeUndefined();
     expect(simpleCommands(`ls ${"a".repeat(70_000)}`)).toBeUndefined();
+    expect(simpleCommands(`ls${" && ls".repeat(600)}`)).toHaveLength(601);
   });
 
   it("never throws, on any string", () => {

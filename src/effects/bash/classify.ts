@@ -56,8 +56,9 @@ class Walk {
 
   statement(node: ShellNode): void {
     switch (node.type) {
-      case "program":
       case "list":
+        return this.list(node);
+      case "program":
       case "pipeline":
       case "subshell":
       case "negated_command":
@@ -104,6 +105,18 @@ class Walk {
     }
     if (CONTROL_FLOW[node.type]) return this.note(undecidable(`control flow (\`${CONTROL_FLOW[node.type]}\`) is not analysed`));
     this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
+  }
+
+  /** `a && b || c …`: the parser nests a chain to the left, one level per operator; walked in a loop. */
+  list(node: ShellNode): void {
+    const rest: ShellNode[] = [];
+    let left = node;
+    while (left.type === "list" && left.children.length > 0) {
+      for (let i = left.children.length - 1; i >= 1; i--) rest.push(left.children[i]);
+      left = left.children[0];
+    }
+    this.statement(left);
+    for (let i = rest.length - 1; i >= 0; i--) this.statement(rest[i]);
   }
 
   /**

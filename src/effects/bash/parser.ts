@@ -113,20 +113,27 @@ export function parseShell(command: string): ShellTree {
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
     const stack = [root];
+    // Depth as walkers recurse: a list inside a list (`a && b && c` nests to the left) costs
+    // no level, because the classifier walks such chains in a loop.
+    const levels = [1];
     let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
-        const field = FIELDED.has(stack[stack.length - 1].type) ? cursor.currentFieldName : null;
+        const parent = stack[stack.length - 1];
+        const field = FIELDED.has(parent.type) ? cursor.currentFieldName : null;
         const node = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
-        stack[stack.length - 1].children.push(node);
+        parent.children.push(node);
+        const level = levels[levels.length - 1] + (node.type === "list" && parent.type === "list" ? 0 : 1);
+        if (level > depth) depth = level;
         if (cursor.gotoFirstChild()) {
           stack.push(node);
-          if (stack.length > depth) depth = stack.length;
+          levels.push(level);
           continue;
         }
         while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError, depth: depth + 1 };
+          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError, depth };
           stack.pop();
+          levels.pop();
         }
       }
     }
