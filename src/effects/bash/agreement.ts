@@ -12,9 +12,12 @@ import type { Rescan } from "./rescan.js";
 
 type Span = readonly [number, number];
 
-const key = (s: Span) => `${s[0]}:${s[1]}`;
+/** One number per span: offsets are below 65,537 (commands are capped at 64 KiB). */
+const key = (s: Span) => s[0] * 65_537 + s[1];
 
+/** A span one reading has and the other lacks, or `undefined` when they hold the same spans. */
 function sameSpans(tree: readonly Span[], bash: readonly Span[]): Span | undefined {
+  if (tree.length === 0 && bash.length === 0) return undefined;
   const fromBash = new Set(bash.map(key));
   const fromTree = new Set(tree.map(key));
   return tree.find((s) => !fromBash.has(key(s))) ?? bash.find((s) => !fromTree.has(key(s)));
