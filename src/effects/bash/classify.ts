@@ -2,6 +2,8 @@
  * classifyBash: is a shell command provably read-only? Parsed with a real shell grammar
  * (tree-sitter-bash), then walked with an allow-list: every construct the walker does not
  * understand makes the command `undecidable`, so an unfamiliar construct can never be read-only.
+ * The grammar is not Bash, so a read-only verdict also needs Bash's own reading of the raw text
+ * (rescan.ts) to agree with the tree (agreement.ts) on every substitution and every inert span.
  */
 import { parseShell, type ShellNode } from "./parser.js";
 import { classifyCommand } from "./commands.js";
