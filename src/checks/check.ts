@@ -25,6 +25,15 @@ export interface CheckResult {
   readonly actual?: unknown;
   /** Index into `trace.toolCalls` of the call this result is about, when there is one. */
   readonly callIndex?: number;
+  /** A model-graded check's grading: what the judge was asked, what it answered, what it cost (apart from the agent's cost). */
+  readonly judge?: JudgeRecord;
+}
+
+/** What a judge was asked and answered, kept with the verdict it produced. */
+export interface JudgeRecord {
+  readonly prompt?: string;
+  readonly answer?: string;
+  readonly costUsd?: number;
 }
 
 /** A check's serialised form: `{"kind": …, …the factory's parameters by name}`. */
@@ -37,6 +46,11 @@ export interface CheckJSON {
 export interface Check<T> {
   readonly kind: string;
   readonly label: string;
+  /**
+   * Work the evaluation needs that cannot be synchronous (a model judge's grading), done once per
+   * target before `eval` by `evaluateChecks`, `measure` and the CLI.
+   */
+  readonly prepare?: (target: T) => Promise<void>;
   /** Evaluate against a result. Pure: no I/O, no clock. */
   eval(target: T): CheckResult;
   /** The JSON form (RegExps as `{"$regex","$flags"}`); `checkFromJSON` rebuilds it. */
@@ -51,6 +65,7 @@ export interface Verdict {
   readonly expected?: unknown;
   readonly actual?: unknown;
   readonly callIndex?: number;
+  readonly judge?: JudgeRecord;
 }
 
 /**
@@ -61,7 +76,7 @@ export function defineCheck<T>(
   kind: string,
   params: Record<string, unknown>,
   evaluate: (target: T) => Verdict,
-  options: { label?: string; json?: () => CheckJSON } = {},
+  options: { label?: string; json?: () => CheckJSON; prepare?: (target: T) => Promise<void> } = {},
 ): Check<T> {
   const json = Object.freeze({ kind, ...(encodeValue(params) as Record<string, unknown>) }) as CheckJSON;
   const label = options.label ?? labelOf(kind, params);
@@ -82,6 +97,7 @@ export function defineCheck<T>(
       return { kind, label, ...verdict, score };
     },
     toJSON: options.json ?? (() => json),
+    ...(options.prepare ? { prepare: options.prepare } : {}),
   });
 }
 
@@ -99,10 +115,12 @@ export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResu
 }
 
 /**
- * `evalChecks` for async callers: loads the shell parser first when a check turns out to need it
- * (`purity`, skill contracts), so nothing pays for it that does not classify a shell command.
+ * `evalChecks` for async callers: runs each check's asynchronous preparation (a model judge's
+ * grading), and loads the shell parser when a check turns out to need it (`purity`, skill
+ * contracts), so nothing pays for it that does not classify a shell command.
  */
 export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
+  await Promise.all(checks.map((check) => check.prepare?.(target)));
   try {
     return evalChecks(target, checks);
   } catch (error) {

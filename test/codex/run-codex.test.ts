@@ -100,8 +100,12 @@ describe("runCodex (real codex binary)", () => {
     vexpect(trace.usage?.costUsd).toBeUndefined();
     vexpect(trace.usage!.durationMs).toBeGreaterThan(0);
     vexpect(trace.modelRequests).toHaveLength(5);
-    // The stream alone: the two refused calls are missing.
-    vexpect(readCodexJsonl(result.stdout, { cwd: result.workDir }).toolCalls.map((c) => c.name)).toEqual(["exec_command", "apply_patch"]);
+    // The stream alone: the policy-refused rm is missing. Whether Codex reports the sandboxed write
+    // varies from run to run (as a failed command, or not at all); either way the merge says denied.
+    const streamed = readCodexJsonl(result.stdout, { cwd: result.workDir }).toolCalls;
+    vexpect(streamed.slice(0, 2).map((c) => c.name)).toEqual(["exec_command", "apply_patch"]);
+    vexpect(streamed.filter((c) => /rm -rf/.test(String(c.input.command)))).toEqual([]);
+    vexpect(streamed.length).toBeLessThan(trace.toolCalls.length);
   });
 
   it("keeps two parallel runs on one server apart; an MCP server's tools are called through its namespace", async () => {
@@ -223,7 +227,7 @@ describe("runCodex (real codex binary)", () => {
     const env = buildCodexEnv(
       { PATH: "/bin", OPENAI_API_KEY: "x", CODEX_HOME: "/elsewhere", CODEX_SANDBOX: "seatbelt", AWS_SECRET_ACCESS_KEY: "x", LANG: "C" },
       { MY_FLAG: "1" },
-      { home: "/run/home", codexHome: "/run/home/.codex", apiKey: "sk-proctor-mock-1" },
+      { home: "/run/home", tmp: "/run/tmp", codexHome: "/run/home/.codex", apiKey: "sk-proctor-mock-1" },
     );
     vexpect(env).toMatchObject({ PATH: "/bin", LANG: "C", MY_FLAG: "1", HOME: "/run/home", CODEX_HOME: "/run/home/.codex", PROCTOR_MOCK_API_KEY: "sk-proctor-mock-1" });
     vexpect(Object.keys(env).filter((k) => /OPENAI|AWS|CODEX_SANDBOX/.test(k))).toEqual([]);
@@ -243,7 +247,7 @@ describe("runCodex (real codex binary)", () => {
     const run = mock.addResponsesRun({ turns: [{ text: "over HTTP" }] });
     try {
       const home = mkdtempSync(path.join(tmpdir(), "proctor-codex-ws-"));
-      const env = buildCodexEnv(process.env, { CODEX_API_KEY: run.apiKey }, { home, codexHome: home, apiKey: run.apiKey });
+      const env = buildCodexEnv(process.env, { CODEX_API_KEY: run.apiKey }, { home, tmp: home, codexHome: home, apiKey: run.apiKey });
       const proc = await runProcess(
         resolveCodexBinary(),
         ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "--disable", "plugins", "--disable", "apps", "-m", "gpt-5.5", "-c", `openai_base_url="${mock.url}/v1"`, "-c", "analytics.enabled=false", "-"],

@@ -1,9 +1,10 @@
+import { resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
-const USAGE = "proctor bash-effect COMMAND… [--explain] | proctor bash-effect --stdin [--explain]";
+const USAGE = "proctor bash-effect COMMAND… [--explain] [--cwd DIR] | proctor bash-effect --stdin [--explain] [--cwd DIR]";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -14,27 +15,30 @@ async function readStdin(): Promise<string> {
 /**
  * Print a shell command's effect: `read-only`, `side-effecting` or `undecidable` (with
  * `--explain`, a tab and the reason). With `--stdin`, one command per line, printed as
- * `verdict<TAB>command`. Exit 0 whatever the verdict; 2 on bad usage.
+ * `verdict<TAB>command`. With `--cwd DIR`, judged where it would run: in DIR, with this
+ * process's environment (as `proctor gate` judges a hook event). Exit 0 whatever the verdict; 2
+ * on bad usage.
  */
 const bashEffect: Command = async (argv) => {
-  const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" } }, USAGE);
+  const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" }, cwd: { type: "string" } }, USAGE);
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
   setFlagsFromString("--liftoff-only --wasm-lazy-validation");
   const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
   await loadShellParser();
+  const context = values.cwd === undefined ? undefined : { cwd: resolve(values.cwd), env: process.env };
   if (values.stdin) {
     if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
     const lines = (await readStdin()).split(/\r?\n/).filter((l) => l.trim() !== "");
     const out = lines.map((line) => {
-      const v = explainBash(line);
+      const v = explainBash(line, context);
       return `${v.effect}\t${line}${values.explain ? `\t${v.reason}` : ""}`;
     });
     process.stdout.write(out.length ? `${out.join("\n")}\n` : "");
     return 0;
   }
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected a command to classify\nusage: ${USAGE}`);
-  const v = explainBash(positionals.join(" "));
+  const v = explainBash(positionals.join(" "), context);
   process.stdout.write(values.explain ? `${v.effect}\t${v.reason}\n` : `${v.effect}\n`);
   return 0;
 };

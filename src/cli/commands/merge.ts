@@ -1,5 +1,7 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { ProctorError } from "../../errors/proctor-error.js";
+import { refuseDeepJson } from "../../io/json-depth.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../io/read-bounded.js";
 import { mergeReports, missingShards } from "../../measure/merge.js";
 import { parseCheckReports } from "../../measure/schema.js";
 import { evaluateThresholds, formatRate } from "../../measure/thresholds.js";
@@ -13,10 +15,11 @@ const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check]";
 function readReports(file: string): { report: CheckReport; source: string; inArray: boolean }[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  refuseDeepJson(text, `the report ${file}`);
   const inArray = text.trimStart().startsWith("[");
   return parseCheckReports(text, file).map((report, i) => ({ report, source: inArray ? `${file}[${i}]` : file, inArray }));
 }
@@ -44,6 +47,9 @@ const merge: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, check: { type: "boolean" } }, USAGE);
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
   const inputs = positionals.flatMap(readReports);
+  if (inputs.length === 0) {
+    throw new ProctorError("INVALID_INPUT", `${positionals.join(", ")} ${positionals.length === 1 ? "holds" : "hold"} no reports (an empty array); pass the files \`proctor run --json\` wrote for runs where at least one eval ran`);
+  }
   const groups = new Map<string | undefined, typeof inputs>();
   for (const input of inputs) groups.set(input.report.name, [...(groups.get(input.report.name) ?? []), input]);
   const merged = [...groups.values()].map((group) => {

@@ -12,8 +12,10 @@ import { checkAgreement } from "./agreement.js";
 import { CONFUSABLE, rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
+import { classifyInContext, openScope, type BashContext, type ContextScope } from "./context/in-context.js";
 
 export type { BashEffect, BashVerdict } from "./verdict.js";
+export type { BashContext } from "./context/in-context.js";
 
 /** Output targets that write nothing anyone can read back. */
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
@@ -48,7 +50,11 @@ class Walk {
   /** Start offsets of every substitution and expansion the walk judged (shared with nested walks). */
   readonly accounted: Set<number>;
 
-  constructor(accounted: Set<number> = new Set()) {
+  /** `scope`: the surroundings the command runs in, when the caller gave them (see `BashContext`). */
+  constructor(
+    readonly scope?: ContextScope,
+    accounted: Set<number> = new Set(),
+  ) {
     this.accounted = accounted;
   }
 
@@ -185,7 +191,7 @@ class Walk {
   }
 
   nested(body: ShellNode): BashVerdict {
-    const inner = new Walk(this.accounted);
+    const inner = new Walk(this.scope, this.accounted);
     inner.children(body);
     this.commands.push(...inner.commands);
     if (inner.verdict.effect === "read-only") return inner.verdict;
@@ -258,7 +264,13 @@ class Walk {
     if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
     this.commands.push(name);
     // Builtins that evaluate their operands are the core's; every other command is the catalog's.
-    this.note(classifyBuiltin(name, args) ?? catalogVerdict(name, args));
+    const verdict = classifyBuiltin(name, args) ?? catalogVerdict(name, args);
+    this.note(verdict);
+    // In context: a command the text finds read-only must stay so in its repository and PATH.
+    if (this.scope && verdict.effect === "read-only") {
+      const here = classifyInContext(name, args, this.scope);
+      if (here) this.note(worse(verdict, here));
+    }
   }
 }
 
@@ -311,8 +323,14 @@ function hasBareMetacharacter(text: string): boolean {
 /**
  * Classify a Bash command by its effect, with the reason. `read-only` only when provable;
  * a command that does not parse is `undecidable`.
+ *
+ * Without a `context` the verdict is a pure function of the text, and assumes a repository and
+ * PATH you trust. With `{ cwd, env }` it also holds where the command will run: a git command
+ * whose repository configures a program for it (`core.fsmonitor`, `diff.external`, textconv,
+ * filters, hooks…), or a bare command name that PATH could resolve inside the working
+ * directory, is `undecidable` (docs/safety.md, "Untrusted repositories").
  */
-export function explainBash(command: string): BashVerdict {
+export function explainBash(command: string, context?: BashContext): BashVerdict {
   if (typeof command !== "string") return undecidable("the command is not a string");
   if (command.length > MAX_COMMAND_LENGTH) return undecidable(`the command is longer than ${MAX_COMMAND_LENGTH / 1024} KiB`);
   const confusable = CONFUSABLE.exec(command);
@@ -321,6 +339,9 @@ export function explainBash(command: string): BashVerdict {
     return undecidable(`the command holds the character U+${code.toUpperCase()}, which Bash keeps inside a word where a parser may see a blank or a line end`);
   }
   if (/^[ \t\n]*$/.test(command)) return readOnly("the command is empty");
+  if (context !== undefined && (typeof context !== "object" || context === null || typeof context.cwd !== "string" || typeof context.env !== "object" || context.env === null)) {
+    return undecidable("the context is not { cwd: string, env: object }");
+  }
   // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
   const rescan = rescanShell(command);
   if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);
@@ -329,7 +350,7 @@ export function explainBash(command: string): BashVerdict {
   if (depth > MAX_TREE_DEPTH) return undecidable(`the command nests deeper than ${MAX_TREE_DEPTH} levels`);
   const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
   if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
-  const walk = new Walk();
+  const walk = new Walk(context ? openScope(context) : undefined);
   walk.children(root);
   if (walk.verdict.effect !== "read-only") return walk.verdict;
   const disagreement = checkAgreement(command, root, rescan.scan, walk.accounted);
@@ -338,12 +359,12 @@ export function explainBash(command: string): BashVerdict {
   return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
 }
 
-/** Classify a Bash command: `read-only` (provably), `side-effecting`, or `undecidable`. */
-export function classifyBash(command: string): BashEffect {
-  return explainBash(command).effect;
+/** Classify a Bash command: `read-only` (provably), `side-effecting`, or `undecidable`; `context` as for `explainBash`. */
+export function classifyBash(command: string, context?: BashContext): BashEffect {
+  return explainBash(command, context).effect;
 }
 
-/** True only when the command provably only observes — the test the purity gate uses. */
-export function isReadOnlyBash(command: string): boolean {
-  return explainBash(command).effect === "read-only";
+/** True only when the command provably only observes — the test the purity gate uses; `context` as for `explainBash`. */
+export function isReadOnlyBash(command: string, context?: BashContext): boolean {
+  return explainBash(command, context).effect === "read-only";
 }

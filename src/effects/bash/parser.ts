@@ -16,8 +16,17 @@ import { createRequire } from "node:module";
 import type { Parser as TreeSitterParser } from "web-tree-sitter";
 import { ProctorError } from "../../errors/proctor-error.js";
 
-let parser: TreeSitterParser | undefined;
-let loading: Promise<void> | undefined;
+/**
+ * The loaded parser lives on `globalThis` under a registered symbol, not in module state: a
+ * CommonJS project that loads a `.ts` eval through tsx gets a second copy of proctor's modules,
+ * and the copy whose checks classify must see the parser the other copy's `measure` loaded.
+ */
+const SLOT = Symbol.for("proctor.shellParser");
+interface ParserSlot {
+  parser?: TreeSitterParser;
+  loading?: Promise<void>;
+}
+const slot: ParserSlot = ((globalThis as Record<symbol, unknown>)[SLOT] ??= {}) as ParserSlot;
 
 /**
  * Load the shell parser once per process (about 30 ms); later calls return the same promise.
@@ -25,28 +34,28 @@ let loading: Promise<void> | undefined;
  * code that proctor does not already load it for.
  */
 export function loadShellParser(): Promise<void> {
-  loading ??= (async () => {
+  slot.loading ??= (async () => {
     const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
     const require = createRequire(import.meta.url);
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const p = new Parser();
     p.setLanguage(language);
-    parser = p;
+    slot.parser = p;
   })();
-  loading.catch(() => {
-    loading = undefined; // a failed load may be retried
+  slot.loading.catch(() => {
+    slot.loading = undefined; // a failed load may be retried
   });
-  return loading;
+  return slot.loading;
 }
 
 /** True once `loadShellParser()` has finished. */
 export function shellParserLoaded(): boolean {
-  return parser !== undefined;
+  return slot.parser !== undefined;
 }
 
 function loadedParser(): TreeSitterParser {
-  if (parser) return parser;
+  if (slot.parser) return slot.parser;
   throw new ProctorError(
     "SHELL_PARSER_NOT_LOADED",
     "classifying a shell command needs the shell parser, which is not loaded yet: `await loadShellParser()` (from proctor) once before evaluating synchronously",
