@@ -135,7 +135,11 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
   },
   "bash-effect": {
     about: "Classify a shell command: read-only (provably), side-effecting, or undecidable — with --explain, the reason.",
-    options: { stdin: "read one command per line from stdin; print verdict<TAB>command", explain: "print the reason after the verdict" },
+    options: {
+      stdin: "read one command per line from stdin; print verdict<TAB>command",
+      explain: "print the reason after the verdict",
+      cwd: "judge the command where it would run, as the gate does: that directory's git configuration and this PATH (default: the text alone)",
+    },
     examples: ["npx proctor bash-effect --explain 'git log | head -3'"],
     exit: "0 printed · 2 bad input",
   },
