@@ -7,7 +7,8 @@ import { resolve } from "node:path";
 import { diffReplay } from "../../src/trace/replay-diff.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import { readRecording } from "../../mock-model/replay/recording.js";
-import { REPLAY_EXHAUSTED, scriptFromRecording } from "../../mock-model/replay/script-from-transcript.js";
+import { REPLAY_EXHAUSTED, scriptFromRecording, type LiveDivergence } from "../../mock-model/replay/script-from-transcript.js";
+import type { Divergence } from "../../src/trace/types.js";
 import { runHarness, type HarnessResult } from "../claude/run-harness.js";
 import type { HarnessSpec } from "../claude/spec.js";
 
@@ -33,10 +34,12 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   // A recording path is relative to the spec's cwd, like its fixture and plugins.
   const recording = readRecording(isText ? source : resolve(spec.cwd ?? process.cwd(), source));
   let stoppedEarly = false;
+  const live: LiveDivergence[] = [];
   const script = scriptFromRecording(recording, {
     ...(ignoreResultText !== undefined ? { ignoreResultText } : {}),
     ...(stopAtFirstDivergence !== undefined ? { stopAtFirstDivergence } : {}),
-    onDivergence: () => {
+    onDivergence: (d) => {
+      live.push(d);
       if (stopAtFirstDivergence) stoppedEarly = true;
     },
   });
@@ -50,6 +53,12 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   const recorded = parseTranscript(recording.streamJson);
   const all = diffReplay(recorded, result.trace, { ...(ignoreResultText !== undefined ? { ignoreResultText } : {}), turnOf, exhaustedNote: REPLAY_EXHAUSTED });
   // Stopped at a divergence, the run naturally skips what came after: report what differed up to the stop.
-  const divergences = stoppedEarly ? all.filter((d) => d.kind === "result" || d.kind === "status" || d.kind === "hook") : all;
+  const upToStop = stoppedEarly ? all.filter((d) => d.kind === "result" || d.kind === "status" || d.kind === "hook") : all;
+  // The run stopped because the mock saw a result differ: that is a divergence even when the
+  // comparison of the two Traces does not show it, never a match.
+  const divergences: Divergence[] =
+    stoppedEarly && upToStop.length === 0
+      ? live.slice(0, 1).map((d) => ({ kind: "result", agent: d.agent, turn: d.turn, callId: d.callId, recorded: d.recorded, now: d.now, message: `the result of ${d.callId} differed, and the replay stopped there` }))
+      : upToStop;
   return { ...result, trace: { ...result.trace, replay: { recording: isText ? "(text)" : source, divergences, stoppedEarly } } };
 }

@@ -71,6 +71,9 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
   let stopped = false;
   const recordedCwd = recording.cwd;
 
+  // An Agent call's result is the subagent's answer plus the CLI's per-run bookkeeping (agentId,
+  // durations); the subagent's own calls are compared one by one, so only its error flag is here.
+  const dispatches = new Set(recording.subagents.map((s) => s.id));
   const compare = (agent: RecordedAgent, turnIndex: number, context: TurnContext, now: string | undefined) => {
     for (const seen of context.toolResults) {
       const recorded = recording.results.get(seen.toolUseId);
@@ -78,7 +81,8 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
       const normal = (text: string, cwd: string | undefined) => (cwd ? text.split(cwd).join("<cwd>") : text);
       const a = normal(recorded.content, recordedCwd);
       const b = normal(seen.content, now);
-      const differs = recorded.isError !== seen.isError || (!options.ignoreResultText && a !== b);
+      const textCompared = !options.ignoreResultText && !dispatches.has(seen.toolUseId);
+      const differs = recorded.isError !== seen.isError || (textCompared && a !== b);
       if (!differs) continue;
       options.onDivergence?.({
         agent: agent.id,
