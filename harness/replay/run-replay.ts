@@ -35,6 +35,7 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   const recording = readRecording(isText ? source : resolve(spec.cwd ?? process.cwd(), source));
   let stoppedEarly = false;
   const live: LiveDivergence[] = [];
+  const served = new Map<string, number>();
   const script = scriptFromRecording(recording, {
     ...(ignoreResultText !== undefined ? { ignoreResultText } : {}),
     ...(stopAtFirstDivergence !== undefined ? { stopAtFirstDivergence } : {}),
@@ -42,6 +43,7 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
       live.push(d);
       if (stopAtFirstDivergence) stoppedEarly = true;
     },
+    onTurn: (agent, turn) => served.set(agent, Math.max(served.get(agent) ?? 0, turn)),
   });
   const result = await runHarness({ ...rest, prompt: prompt ?? recording.prompt ?? DEFAULT_REPLAY_PROMPT, script });
   const turnOf = new Map<string, number>();
@@ -52,6 +54,21 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   }
   const recorded = parseTranscript(recording.streamJson);
   const all = diffReplay(recorded, result.trace, { ...(ignoreResultText !== undefined ? { ignoreResultText } : {}), turnOf, exhaustedNote: REPLAY_EXHAUSTED });
+  // A run that ended before an agent's last recorded turn answered differently (a Stop hook that
+  // no longer blocks, a tool result that no longer makes the agent go on), whether or not a call
+  // went missing with it. A subagent never dispatched is reported as such above.
+  for (const agent of [recording.main, ...recording.subagents]) {
+    const asked = served.get(agent.id) ?? 0;
+    if (asked >= agent.turns.length || (asked === 0 && agent !== recording.main)) continue;
+    all.push({
+      kind: "turn",
+      agent: agent.id,
+      turn: asked + 1,
+      recorded: `${agent.turns.length} turns`,
+      now: `${asked} turns`,
+      message: `${agent === recording.main ? "the main agent" : `subagent ${agent.type ?? agent.id}`} ended after turn ${asked}; the recording went on to turn ${agent.turns.length}`,
+    });
+  }
   // Stopped at a divergence, the run naturally skips what came after: report what differed up to the stop.
   const upToStop = stoppedEarly ? all.filter((d) => d.kind === "result" || d.kind === "status" || d.kind === "hook") : all;
   // The run stopped because the mock saw a result differ: that is a divergence even when the

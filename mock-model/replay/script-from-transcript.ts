@@ -27,6 +27,8 @@ export interface ReplayScriptOptions {
   readonly ignoreResultText?: boolean;
   /** Called for each divergence the mock sees, as it happens. */
   readonly onDivergence?: (divergence: LiveDivergence) => void;
+  /** Called when the run asks for one of an agent's recorded turns (`agent` as in LiveDivergence, `turn` 1-based). */
+  readonly onTurn?: (agent: string, turn: number) => void;
 }
 
 /** The note a replay ends with once it stops at a divergence. */
@@ -97,6 +99,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
 
   const turnOf = (agent: RecordedAgent, index: number, recorded: RecordedTurn): Turn => (context) => {
     const now = workDirOf(context.request);
+    options.onTurn?.(agent.id, index + 1);
     compare(agent, index, context, now);
     if (stopped) return { text: REPLAY_STOPPED, stopReason: "end_turn" };
     const blocks = recordedCwd && now && recordedCwd !== now ? rewrite(recorded.blocks, recordedCwd, now) : recorded.blocks;
