@@ -91,9 +91,10 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
           pass: false,
           message: "no judge configured: pass judged(rubric, { judge }), call setDefaultJudge(fn), or setDefaultJudge(claudeJudge()) from proctor/harness for the built-in one",
           expected: rubric,
+          inconclusive: true,
         };
       }
-      if (trace.output === undefined) return { pass: false, message: "nothing to judge: the run produced no final output", expected: rubric };
+      if (trace.output === undefined) return { pass: false, message: "nothing to judge: the run produced no final output", expected: rubric, inconclusive: true };
       let verdict = cached(judge, trace);
       if (verdict === undefined) {
         const answer = judge(judgeInput(trace, rubric, opts.min));
@@ -103,16 +104,17 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
             pass: false,
             message: "this judge answers asynchronously, and nothing awaited it: evaluate with evaluateChecks(), measure() or proctor run/check, which grade before they evaluate",
             expected: rubric,
+            inconclusive: true,
           };
         }
         verdict = answer;
       }
-      if (verdict instanceof Error) return { pass: false, message: `the judge failed: ${verdict.message}`, expected: rubric };
+      if (verdict instanceof Error) return { pass: false, message: `the judge failed: ${verdict.message}`, expected: rubric, inconclusive: true };
       const record = { ...(verdict.prompt !== undefined ? { prompt: verdict.prompt } : {}), ...(verdict.answer !== undefined ? { answer: verdict.answer } : {}), ...(verdict.costUsd !== undefined ? { costUsd: verdict.costUsd } : {}) };
       const judgeField = Object.keys(record).length ? { judge: record } : {};
       const score = verdict.score;
       if (typeof score !== "number" || !(score >= 0 && score <= 1) || typeof verdict.pass !== "boolean") {
-        return { pass: false, message: `the judge answered ${JSON.stringify({ score: verdict.score, pass: verdict.pass })}; a verdict needs a boolean pass and a score in 0..1`, expected: rubric, ...judgeField };
+        return { pass: false, message: `the judge answered ${JSON.stringify({ score: verdict.score, pass: verdict.pass })}; a verdict needs a boolean pass and a score in 0..1`, expected: rubric, inconclusive: true, ...judgeField };
       }
       const pass = opts.min === undefined ? verdict.pass : score >= opts.min;
       const why = verdict.reason ? `: ${verdict.reason}` : "";
