@@ -59,6 +59,19 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   // went missing with it. A subagent never dispatched is reported as such above.
   for (const agent of [recording.main, ...recording.subagents]) {
     const asked = served.get(agent.id) ?? 0;
+    if (asked > agent.turns.length && agent !== recording.main) {
+      // The main agent's extra turn shows in its replies (exhaustedNote); a subagent's only in the
+      // Agent call's result, which is not compared.
+      all.push({
+        kind: "turn",
+        agent: agent.id,
+        turn: agent.turns.length + 1,
+        recorded: "the recording ended",
+        now: "the run asked for another turn",
+        message: `subagent ${agent.type ?? agent.id} asked for a turn the recording does not have (a hook or tool made it go on)`,
+      });
+      continue;
+    }
     if (asked >= agent.turns.length || (asked === 0 && agent !== recording.main)) continue;
     all.push({
       kind: "turn",

@@ -114,6 +114,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
     ...agent.turns.map((t, i) => turnOf(agent, i, t)),
     // One turn past the recording, so a run that now asks for more ends with a note, not an overrun.
     (context) => {
+      options.onTurn?.(agent.id, agent.turns.length + 1);
       compare(agent, agent.turns.length, context, workDirOf(context.request));
       return { text: stopped ? REPLAY_STOPPED : REPLAY_EXHAUSTED, stopReason: "end_turn" };
     },
