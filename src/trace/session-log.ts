@@ -181,7 +181,8 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
     const event = toStreamEvent(e, null, sessionId);
     if (event) {
       events.push(event);
-      if (e.type === "user" || e.type === "assistant") last = e;
+      // Only the main agent's messages end a session; a sidechain line is a subagent's.
+      if ((e.type === "user" || e.type === "assistant") && e.isSidechain !== true) last = e;
     }
   }
   // A dispatch whose result never came back (the session stopped mid-subagent) still shows its calls.
