@@ -5,6 +5,7 @@
  * usage. Replayed on the real binary, the run makes the same calls; what the tools, hooks and
  * permissions answer *now* is what a replay tests.
  */
+import { replaceWorkDir } from "../../src/trace/replay-diff.js";
 import type { ModelRequest } from "../../src/trace/types.js";
 import type { Script, SubagentScript, Turn, TurnContext, TurnSpec } from "../script/types.js";
 import { MAIN, readRecording, type RecordedAgent, type RecordedTurn, type Recording } from "./recording.js";
@@ -45,7 +46,7 @@ function workDirOf(request: ModelRequest): string | undefined {
 
 /** Every string inside `value` with `from` replaced by `to`. */
 function rewrite<T>(value: T, from: string, to: string): T {
-  if (typeof value === "string") return value.split(from).join(to) as T;
+  if (typeof value === "string") return replaceWorkDir(value, from, to) as T;
   if (Array.isArray(value)) return value.map((v) => rewrite(v, from, to)) as T;
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
@@ -80,7 +81,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
     for (const seen of context.toolResults) {
       const recorded = recording.results.get(seen.toolUseId);
       if (!recorded) continue;
-      const normal = (text: string, cwd: string | undefined) => (cwd ? text.split(cwd).join("<cwd>") : text);
+      const normal = (text: string, cwd: string | undefined) => (cwd ? replaceWorkDir(text, cwd, "<cwd>") : text);
       const a = normal(recorded.content, recordedCwd);
       const b = normal(seen.content, now);
       const textCompared = !options.ignoreResultText && !dispatches.has(seen.toolUseId);

@@ -22,9 +22,20 @@ const clip = (text: string, max = 200) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * `text` with each whole occurrence of the work dir `cwd` replaced by `to`: the path itself or one
+ * under it, not a path that merely starts with the same characters (`/app` in `/application.log`).
+ */
+export function replaceWorkDir(text: string, cwd: string, to: string): string {
+  if (cwd === "") return text;
+  return text.replace(new RegExp(`${escapeRegExp(cwd)}(?![\\w.-])`, "g"), () => to);
+}
+
 function normalise(text: string | undefined, cwd: string | undefined): string {
   if (text === undefined) return "(no result)";
-  return cwd ? text.split(cwd).join("<cwd>") : text;
+  return cwd ? replaceWorkDir(text, cwd, "<cwd>") : text;
 }
 
 /** `PreToolUse:Bash blocked`, `PostToolUse:Bash ran` — what hooks did for one call. */
