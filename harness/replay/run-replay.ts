@@ -83,7 +83,8 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
     });
   }
   // Stopped at a divergence, the run naturally skips what came after: report what differed up to the stop.
-  const upToStop = stoppedEarly ? all.filter((d) => d.kind === "result" || d.kind === "status" || d.kind === "hook") : all;
+  // (A run-level hook, such as a Stop hook answering the stop note, is after the stop too.)
+  const upToStop = stoppedEarly ? all.filter((d) => (d.kind === "result" || d.kind === "status" || d.kind === "hook") && d.callId !== undefined) : all;
   // The run stopped because the mock saw a result differ: that is a divergence even when the
   // comparison of the two Traces does not show it, never a match.
   const divergences: Divergence[] =

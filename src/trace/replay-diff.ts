@@ -102,6 +102,20 @@ export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {
     }
   }
 
+  // Hooks about no call (SessionStart, UserPromptSubmit, Stop, SubagentStop) answer the run as a
+  // whole: compared as a multiset, since parallel subagents may stop in either order.
+  if (recordedHooks) {
+    const runLevel = (t: Trace) => {
+      const list = t.hooks.filter((h) => h.callId === undefined).map((h) => `${h.name} ${h.blocked ? "blocked" : "ran"}`).sort();
+      return list.length ? list.join(", ") : "no hook";
+    };
+    const before = runLevel(recorded);
+    const after = runLevel(now);
+    if (before !== after) {
+      out.push({ kind: "hook", agent: MAIN_AGENT, turn: 0, recorded: before, now: after, message: `hooks of the run (not of a call) changed: ${before} → ${after}` });
+    }
+  }
+
   const note = options.exhaustedNote;
   if (note !== undefined && (now.replies.some((r) => r.text.includes(note)) || now.output?.includes(note))) {
     out.push({ kind: "turn", agent: MAIN_AGENT, turn: 0, recorded: "the recording ended", now: "the run asked for another turn", message: "the run asked for a turn the recording does not have (a hook or tool made the agent go on)" });
