@@ -27,13 +27,13 @@ export interface CompiledValidator {
   errors?: ErrorObject[] | null;
 }
 
-const registered: object[] = [];
+const registered = new Set<object>();
 let ajv: AjvType | undefined;
 let generatedKeys: readonly string[] | null | undefined;
 
 /** The schemas passed to `schemaChecker` so far in this process, in order: what the build generates validators for. */
 export function registeredSchemas(): readonly object[] {
-  return registered;
+  return [...registered];
 }
 
 /** The build's validator for exactly this schema text, or undefined when there is none. */
@@ -57,9 +57,12 @@ export function compileWithAjv(schema: object): CompiledValidator {
   return ajv.compile(schema);
 }
 
-/** A validator for `schema` that returns readable errors rooted at `root` (empty when valid). */
+/**
+ * A validator for `schema` that returns readable errors rooted at `root` (empty when valid). Call it
+ * once per schema at module load: that is what lets the build find the schema and generate its code.
+ */
 export function schemaChecker(schema: object, defaultRoot: string): (value: unknown, root?: string) => string[] {
-  registered.push(schema);
+  registered.add(schema);
   let validate: CompiledValidator | undefined;
   return (value, root = defaultRoot) => {
     validate ??= generatedValidator(JSON.stringify(schema)) ?? compileWithAjv(schema);
