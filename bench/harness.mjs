@@ -1,16 +1,23 @@
-// Harness figures: runHarness wall time ÷ a bare `claude -p` against the same mock with the same
-// script (interleaved in one process, medians, since absolute times drift on a shared machine), and
-// the mock's per-request latency (p50/p99) while 8 runs share it. Prints figures, never asserts.
-// Run: npm run build && node bench/harness.mjs   (BENCH_ROUNDS=N for more pairs; default 6)
+// Harness figures: one runHarness run as a whole process (node, import, its own mock, the run)
+// ÷ a bare `claude -p` with the same flags and environment against a mock — interleaved pair by
+// pair so a noisy machine slows both alike, medians; then the same in one warm process; then the
+// mock's per-request latency (p50/p99) while 8 runs share it. Prints figures, never asserts.
+// Run: npm run build && node bench/harness.mjs   (BENCH_ROUNDS=N for more pairs; default 7;
+// BENCH_BASE=<another built checkout> adds its runHarness process to the same rounds, for before/after)
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { resolveClaudeBinary, runHarness } from "../dist/harness/index.js";
+import { buildArgs } from "../dist/harness/claude/run-harness.js";
+import { buildChildEnv } from "../dist/harness/claude/env.js";
 import { startMockModel } from "../dist/mock-model/index.js";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CONCURRENT = 8;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const base = process.env.BENCH_BASE ? path.resolve(process.env.BENCH_BASE) : undefined;
 const script = {
   turns: [
     { tools: [{ name: "Bash", input: { command: "echo one > one.txt" } }] },
@@ -19,41 +26,45 @@ const script = {
   ],
 };
 
-const latencies = [];
-const mock = await startMockModel({ onAnswer: (a) => a.method === "POST" && latencies.push(a.ms) });
-const binary = resolveClaudeBinary();
+/** What a user's one-run script does: import proctor/harness, run once, clean up. */
+const HARNESS_PROCESS = `
+import { runHarness } from "proctor/harness";
+runHarness({ prompt: "bench", script: JSON.parse(process.env.BENCH_SCRIPT) }).then((r) => r.cleanup());`;
 
-/** A bare run: the same binary, prompt, output format and permission mode, a fresh HOME and cwd, nothing else. */
-async function bareRun() {
-  const run = mock.addRun(script);
-  const root = mkdtempSync(path.join(tmpdir(), "proctor-bench-"));
-  const home = path.join(root, "home");
-  const cwd = path.join(root, "work");
-  mkdirSync(path.join(home, ".claude"), { recursive: true });
-  mkdirSync(cwd);
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
-    ANTHROPIC_BASE_URL: mock.url,
-    ANTHROPIC_API_KEY: run.apiKey,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  };
+/** Resolves with the wall time of `cmd args` until it exits (ms); rejects on a non-zero exit. */
+function timed(cmd, args, options, input) {
   const started = performance.now();
-  const code = await new Promise((resolve) => {
-    const child = spawn(binary, ["-p", "bench", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
     child.stdout.resume();
-    child.stderr.resume();
-    child.on("close", resolve);
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdin.end(input ?? "");
+    child.on("close", (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${cmd} exited ${code}: ${stderr.slice(-500)}`))));
   });
-  const ms = performance.now() - started;
-  run.remove();
-  rmSync(root, { recursive: true, force: true });
-  if (code !== 0) throw new Error(`bare claude -p exited ${code}`);
-  return ms;
 }
 
-async function harnessRun() {
+/** A bare run: the binary runHarness uses, with its argv and environment, in fresh dirs — and nothing else. */
+async function bareRun(mock, binary) {
+  const run = mock.addRun(script);
+  const tmp = mkdtempSync(path.join(tmpdir(), "proctor-bench-"));
+  const dirs = { root: tmp, workDir: path.join(tmp, "work"), home: path.join(tmp, "home"), configDir: path.join(tmp, "home", ".claude"), tmpDir: path.join(tmp, "tmp"), mcpServers: [] };
+  for (const d of [dirs.workDir, dirs.configDir, dirs.tmpDir]) mkdirSync(d, { recursive: true });
+  const env = buildChildEnv(process.env, undefined, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: run.apiKey, maxRetries: 2 });
+  try {
+    return await timed(binary, buildArgs({}, dirs, root), { cwd: dirs.workDir, env }, "bench");
+  } finally {
+    run.remove();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** One runHarness run as its own process, as a user's one-run script would be (`proctor` resolves to the build in `dir`). */
+function harnessProcess(dir = root) {
+  return timed(process.execPath, ["--input-type=module", "-e", HARNESS_PROCESS], { cwd: dir, env: { ...process.env, BENCH_SCRIPT: JSON.stringify(script) } });
+}
+
+async function harnessRun(mock) {
   const started = performance.now();
   const result = await runHarness({ mock, prompt: "bench", script });
   await result.cleanup();
@@ -69,30 +80,48 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-// Warm the binary's pages once each way, then interleave so drift hits both sides alike.
-await bareRun();
-await harnessRun();
-const bare = [];
-const harness = [];
-for (let i = 0; i < ROUNDS; i++) {
-  if (i % 2 === 0) {
-    bare.push(await bareRun());
-    harness.push(await harnessRun());
-  } else {
-    harness.push(await harnessRun());
-    bare.push(await bareRun());
+/** Warm every side once, then ROUNDS rounds, rotating which side goes first; each side's times. */
+async function interleaved(...sides) {
+  for (const side of sides) await side();
+  const times = sides.map(() => []);
+  for (let i = 0; i < ROUNDS; i++) {
+    for (let j = 0; j < sides.length; j++) {
+      const k = (i + j) % sides.length;
+      times[k].push(await sides[k]());
+    }
   }
+  return times;
 }
-const ratio = median(harness) / median(bare);
-console.log(`runHarness vs bare claude -p (${ROUNDS} interleaved pairs, same mock, same 3-turn script)`);
-console.log(`  bare     median ${median(bare).toFixed(0)} ms  (min ${Math.min(...bare).toFixed(0)}, max ${Math.max(...bare).toFixed(0)})`);
-console.log(`  harness  median ${median(harness).toFixed(0)} ms  (min ${Math.min(...harness).toFixed(0)}, max ${Math.max(...harness).toFixed(0)})`);
-console.log(`  ratio    ${ratio.toFixed(3)}  (target ≤ 1.10)`);
 
-latencies.length = 0;
-const started = performance.now();
-await Promise.all(Array.from({ length: CONCURRENT }, () => harnessRun()));
-const wall = performance.now() - started;
-console.log(`mock latency per request, ${CONCURRENT} concurrent runs (${latencies.length} requests, ${(wall / 1000).toFixed(1)} s wall)`);
-console.log(`  p50 ${pct(latencies, 50).toFixed(2)} ms   p99 ${pct(latencies, 99).toFixed(2)} ms   max ${Math.max(...latencies).toFixed(2)} ms`);
-await mock.close();
+function report(title, label, xs, bare, goal) {
+  console.log(title);
+  console.log(`  bare claude -p  median ${median(bare).toFixed(0)} ms  (min ${Math.min(...bare).toFixed(0)}, max ${Math.max(...bare).toFixed(0)})`);
+  console.log(`  ${label.padEnd(15)} median ${median(xs).toFixed(0)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`);
+  console.log(`  ratio           ${(median(xs) / median(bare)).toFixed(3)}${goal ? `  (goal ≤ ${goal})` : ""}`);
+}
+
+async function main() {
+  const latencies = [];
+  const mock = await startMockModel({ onAnswer: (a) => a.method === "POST" && latencies.push(a.ms) });
+  const binary = resolveClaudeBinary();
+
+  const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
+  report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05");
+  if (baseProcesses) console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, ratio ${(median(baseProcesses) / median(bareA)).toFixed(3)}  (${base})`);
+
+  const [bareB, runs] = await interleaved(() => bareRun(mock, binary), () => harnessRun(mock));
+  report(`runHarness in a warm process vs bare claude -p (${ROUNDS} interleaved rounds)`, "runHarness", runs, bareB);
+
+  latencies.length = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENT }, () => harnessRun(mock)));
+  const wall = performance.now() - started;
+  console.log(`mock latency per request, ${CONCURRENT} concurrent runs (${latencies.length} requests, ${(wall / 1000).toFixed(1)} s wall)`);
+  console.log(`  p50 ${pct(latencies, 50).toFixed(2)} ms   p99 ${pct(latencies, 99).toFixed(2)} ms   max ${Math.max(...latencies).toFixed(2)} ms`);
+  await mock.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

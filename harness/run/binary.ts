@@ -25,6 +25,9 @@ export interface LookupOptions {
   readonly packageDir?: string;
 }
 
+/** Binaries found by the search, by agent, cwd, package dir and PATH. */
+const searched = new Map<string, string>();
+
 /** True for an existing file this process may execute. */
 export function isExecutable(file: string): boolean {
   try {
@@ -56,17 +59,16 @@ export function findBinary(agent: AgentBinary, explicitPath: string | undefined,
     });
   }
   const packageDir = options.packageDir ?? here;
-  const binCandidates = (start: string): string[] => {
-    const out: string[] = [];
-    for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-      for (const e of exe) out.push(path.join(dir, "node_modules", ".bin", e));
-      if (path.dirname(dir) === dir) return out;
-    }
-  };
-  const pathDirs = (env.PATH ?? "").split(path.delimiter).filter(Boolean);
-  const candidates = [...binCandidates(cwd), ...binCandidates(packageDir), ...pathDirs.flatMap((d) => exe.map((e) => path.join(d, e)))];
-  const found = candidates.find(isExecutable);
-  if (found) return agent.found ? agent.found(found) : found;
+  // The search walks every directory up from the cwd and the package, then PATH: done once per
+  // process for the same inputs, and the answer re-checked (one stat) before it is reused.
+  const key = JSON.stringify([agent.name, cwd, packageDir, env.PATH ?? ""]);
+  const cached = searched.get(key);
+  if (cached !== undefined && isExecutable(cached)) return agent.found ? agent.found(cached) : cached;
+  const found = searchBinary(exe, cwd, packageDir, env.PATH ?? "");
+  if (found) {
+    searched.set(key, found);
+    return agent.found ? agent.found(found) : found;
+  }
   throw new ProctorError("BINARY_MISSING", `the ${agent.name} binary was not found`, {
     detail: [
       `  install it next to your tests:  npm i -D ${agent.pkg}`,
@@ -74,4 +76,24 @@ export function findBinary(agent: AgentBinary, explicitPath: string | undefined,
       `  looked in node_modules/.bin above ${cwd}, above ${packageDir}, and on PATH`,
     ].join("\n"),
   });
+}
+
+/** The first executable among `node_modules/.bin` above `cwd`, above `packageDir`, then each PATH dir. */
+function searchBinary(exe: readonly string[], cwd: string, packageDir: string, pathVar: string): string | undefined {
+  for (const start of [cwd, packageDir]) {
+    for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+      for (const e of exe) {
+        const file = path.join(dir, "node_modules", ".bin", e);
+        if (isExecutable(file)) return file;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of pathVar.split(path.delimiter).filter(Boolean)) {
+    for (const e of exe) {
+      const file = path.join(dir, e);
+      if (isExecutable(file)) return file;
+    }
+  }
+  return undefined;
 }

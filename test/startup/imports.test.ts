@@ -1,0 +1,99 @@
+/**
+ * What importing proctor costs: the modules a fresh process loads for `import("proctor")` and
+ * `import("proctor/harness")` (the built package, as users get it), listed by a resolve hook for
+ * ES modules plus the CommonJS cache. The shell parser, ajv and yaml are each tens of milliseconds
+ * and most importers never need them, so they must load only when used.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
+const dir = mkdtempSync(path.join(tmpdir(), "proctor-startup-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The hook appends each resolved file synchronously, so the list is complete when the import settles. */
+const HOOK = `
+import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (result.url.startsWith("file:")) appendFileSync(log, result.url + "\\n");
+  return result;
+}`;
+
+/** Runs in the child: register the hook, import PROCTOR_TARGET, run PROCTOR_THEN, add the CommonJS cache. */
+const CHILD = `
+import { register, createRequire } from "node:module";
+import { appendFileSync } from "node:fs";
+const log = process.env.PROCTOR_LOG;
+register("data:text/javascript," + encodeURIComponent(process.env.PROCTOR_HOOK), import.meta.url, { data: { log } });
+async function main() {
+  const mod = await import(process.env.PROCTOR_TARGET);
+  const then = process.env.PROCTOR_THEN;
+  if (then) await new Function("mod", "return (async () => { " + then + " })()")(mod);
+  appendFileSync(log, Object.keys(createRequire(import.meta.url).cache).map((f) => "file://" + f).join("\\n") + "\\n");
+}
+main().catch((error) => { console.error(error); process.exitCode = 1; });`;
+
+let runs = 0;
+
+/** The files (paths below node_modules where they are packages, else the path) a fresh process loads for `target`, then `then`. */
+function loadedFiles(target: string, then = ""): string[] {
+  const log = path.join(dir, `modules-${runs++}.log`);
+  execFileSync(process.execPath, ["--input-type=module", "-e", CHILD], {
+    cwd: root,
+    env: { ...process.env, PROCTOR_LOG: log, PROCTOR_HOOK: HOOK, PROCTOR_TARGET: target, PROCTOR_THEN: then },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const files = readFileSync(log, "utf8").split("\n").filter(Boolean).map((url) => url.replace(/^file:\/\//, ""));
+  return [...new Set(files)];
+}
+
+/** The packages among `files`: `ajv`, `yaml`, `web-tree-sitter` … (the first name after the last node_modules). */
+function packagesIn(files: readonly string[]): string[] {
+  const names = files.map((f) => /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((n): n is string => n !== undefined);
+  return [...new Set(names)].sort();
+}
+
+const SLOW = ["web-tree-sitter", "tree-sitter-bash", "ajv", "yaml"];
+
+describe("start-up", () => {
+  it("sees a package a process does load (the listing itself works)", () => {
+    const loaded = packagesIn(loadedFiles("proctor/mock-model", 'mod.parseScript("turns: [{text: hi}]", "s.yaml")'));
+    expect(loaded).toContain("yaml");
+    expect(packagesIn(loadedFiles("ajv"))).toContain("ajv");
+  });
+
+  it('import("proctor") loads neither the shell parser, nor ajv, nor yaml', () => {
+    const files = loadedFiles("proctor");
+    expect(files.some((f) => f.endsWith("/dist/src/index.js"))).toBe(true);
+    expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
+  });
+
+  it('import("proctor/harness") loads neither ajv, nor yaml, nor the shell parser', () => {
+    const files = loadedFiles("proctor/harness");
+    expect(files.some((f) => f.endsWith("/dist/harness/index.js"))).toBe(true);
+    expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
+  });
+
+  it("validating a JSON script (good and bad) uses the build's validator: no ajv compiler, no yaml", () => {
+    const then = `
+      const { loadScript, scriptErrors } = await import("proctor/mock-model");
+      const { writeFileSync } = await import("node:fs");
+      const file = process.env.PROCTOR_LOG + ".json";
+      writeFileSync(file, JSON.stringify({ turns: [{ tools: [{ name: "Bash", input: { command: "ls" } }] }, { text: "Done." }] }));
+      loadScript(file);
+      const errors = scriptErrors({ turns: [{ text: "ok" }, { text: "x" }, { tools: [{ name: "Bash", input: "ls" }] }] });
+      if (errors[0] !== 'turns[2].tools[0].input: must be object (got "ls")') throw new Error("unexpected errors: " + errors);`;
+    const files = loadedFiles("proctor/harness", then);
+    expect(files.some((f) => f.includes("/dist/src/schema/validators/"))).toBe(true);
+    // Only ajv's small runtime helpers, which the generated code requires, may load.
+    expect(files.filter((f) => f.includes("/node_modules/ajv/") && !f.includes("/node_modules/ajv/dist/runtime/"))).toEqual([]);
+    expect(packagesIn(files)).not.toContain("yaml");
+  });
+});
