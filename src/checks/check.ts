@@ -4,6 +4,8 @@
  * and every reporter — one evaluator, many renderers.
  */
 import { encodeValue, formatValue } from "../match/codec.js";
+import type { Trace } from "../trace/types.js";
+import { requireTarget, TRACE_TARGET, type CheckTarget } from "./targets.js";
 
 /** The outcome of evaluating one check against one result. */
 export interface CheckResult {
@@ -54,12 +56,14 @@ export interface Verdict {
 /**
  * Build a check from its JSON parameters and an evaluator. The evaluator never throws past
  * here: an exception becomes a failing result that quotes it (a crashed check is not a pass).
+ * With `target`, a value that is not one is refused (a ProctorError) before evaluation: a wrong
+ * input is the caller's mistake, not a verdict about the run.
  */
 export function defineCheck<T>(
   kind: string,
   params: Record<string, unknown>,
   evaluate: (target: T) => Verdict,
-  options: { label?: string; json?: () => CheckJSON } = {},
+  options: { label?: string; json?: () => CheckJSON; target?: CheckTarget } = {},
 ): Check<T> {
   const json = Object.freeze({ kind, ...(encodeValue(params) as Record<string, unknown>) }) as CheckJSON;
   const label = options.label ?? labelOf(kind, params);
@@ -67,6 +71,7 @@ export function defineCheck<T>(
     kind,
     label,
     eval(target: T): CheckResult {
+      if (options.target) requireTarget(options.target, label, target);
       let verdict: Verdict;
       try {
         verdict = evaluate(target);
@@ -79,6 +84,16 @@ export function defineCheck<T>(
     },
     toJSON: options.json ?? (() => json),
   });
+}
+
+/** `defineCheck` over a Trace, refusing anything that is not one. */
+export function defineTraceCheck(
+  kind: string,
+  params: Record<string, unknown>,
+  evaluate: (trace: Trace) => Verdict,
+  options: { label?: string; json?: () => CheckJSON } = {},
+): Check<Trace> {
+  return defineCheck<Trace>(kind, params, evaluate, { ...options, target: TRACE_TARGET });
 }
 
 /** `kind(Bash, {"command":/rm/}, max: 1)`: strings bare, numbers named, the rest compact JSON. */

@@ -1,6 +1,6 @@
 /** Model-graded checks and user-defined checks: the two kinds that hold a function. */
 import type { Trace } from "../trace/types.js";
-import { defineCheck, type Check, type CheckJSON } from "./check.js";
+import { defineCheck, defineTraceCheck, type Check, type CheckJSON } from "./check.js";
 import { quote } from "./describe.js";
 import { InvalidCheckError, requireName, requireNumber } from "./validate.js";
 
@@ -31,7 +31,7 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
   if (opts.judge !== undefined && typeof opts.judge !== "function") throw new InvalidCheckError("judged", "judge", "must be a function", opts.judge);
   const params = { rubric, min: opts.min };
   const json: CheckJSON = opts.judge ? { kind: "judged", rubric, min: opts.min, judge: "custom" } : { kind: "judged", ...params };
-  return defineCheck<Trace>(
+  return defineTraceCheck(
     "judged",
     params,
     (trace) => {

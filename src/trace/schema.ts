@@ -1,7 +1,7 @@
 /** The Trace's JSON Schema, and `validateTrace` with precise errors (path + what was expected). */
 import { schemaChecker } from "../schema/schema-errors.js";
 import { ProctorError } from "../errors/proctor-error.js";
-import { TOOL_STATUSES, type Trace } from "./types.js";
+import { DENIED_BY, TOOL_STATUSES, type Trace } from "./types.js";
 
 const str = { type: "string" } as const;
 const int = { type: "integer", minimum: 0 } as const;
@@ -36,7 +36,9 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       status,
       agent: str,
       agentType: str,
-      deniedBy: { enum: ["hook", "permission"] },
+      deniedBy: { enum: [...DENIED_BY] },
+      denyingHook: int,
+      turn: { type: "integer", minimum: 1 },
       effects: { type: "array" },
     }),
   },

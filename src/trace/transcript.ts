@@ -21,7 +21,9 @@ interface MutableCall {
   agentType?: string;
   result?: string;
   isError?: boolean;
-  hookBlocked?: boolean;
+  turn: number;
+  /** Index into the hooks of the PreToolUse hook event that refused this call. */
+  denyingHook?: number;
 }
 
 interface MessageGroup {
@@ -31,6 +33,8 @@ interface MessageGroup {
   callsTool: boolean;
   synthetic: boolean;
   at: number;
+  /** 1-based number of this assistant message over the run. */
+  turn: number;
 }
 
 const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
@@ -79,7 +83,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
         const id: string = msg.id ?? `line-${i + 1}`;
         let group = groups.get(id);
         if (!group) {
-          group = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: calls.length };
+          group = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: calls.length, turn: groups.size + 1 };
           groups.set(id, group);
         }
         for (const block of Array.isArray(msg.content) ? msg.content : []) {
@@ -91,6 +95,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
               name: String(block.name),
               input: typeof block.input === "object" && block.input !== null ? block.input : {},
               agent,
+              turn: group.turn,
             };
             if (agent !== MAIN_AGENT) call.agentType = subagentTypes.get(agent);
             if (SUBAGENT_TOOLS.has(call.name)) subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
@@ -134,7 +139,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     if (!answered.has(id)) hooks.push({ name: h.name, event: h.event, exitCode: null, outcome: "pending", blocked: false, output: "", at: h.at, ...(h.callId ? { callId: h.callId } : {}) });
   }
   for (const h of hooks) delete (h as { hookId?: string }).hookId;
-  for (const h of hooks) if (h.blocked && h.callId && h.event === "PreToolUse") byId.get(h.callId)!.hookBlocked = true;
+  tieDenyingHooks(hooks, calls, byId);
 
   const denials = new Set<string>((Array.isArray(result?.permission_denials) ? result!.permission_denials : []).map((d: Json) => String(d.tool_use_id)));
   const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials));
@@ -220,6 +225,33 @@ function readInit(line: Json, kind: TraceSource["kind"]): TraceSource {
   };
 }
 
+/**
+ * Tie each blocking PreToolUse hook event to the call it refused — first by its reason appearing
+ * in a refused call's result (exact even for parallel calls to one tool), else by the call it was
+ * about. Only such a tie (or the CLI's own hook-error wording) makes a denial a hook's.
+ */
+function tieDenyingHooks(hooks: HookEvent[], calls: readonly MutableCall[], byId: ReadonlyMap<string, MutableCall>): void {
+  const claim = (i: number, call: MutableCall) => {
+    call.denyingHook = i;
+    hooks[i] = { ...hooks[i], callId: call.id };
+  };
+  const free = (c: MutableCall | undefined): c is MutableCall => c !== undefined && c.isError === true && c.denyingHook === undefined;
+  const leftover: number[] = [];
+  hooks.forEach((h, i) => {
+    if (!h.blocked || h.event !== "PreToolUse") return;
+    const colon = h.name.indexOf(":");
+    const toolName = colon === -1 ? undefined : h.name.slice(colon + 1);
+    const reason = interpretHookOutput(h.exitCode, h.stdout ?? "", h.stderr ?? "").reason?.trim();
+    const call = reason ? calls.find((c) => free(c) && (toolName === undefined || c.name === toolName) && c.result!.includes(reason)) : undefined;
+    if (call) claim(i, call);
+    else leftover.push(i);
+  });
+  for (const i of leftover) {
+    const call = hooks[i].callId === undefined ? undefined : byId.get(hooks[i].callId!);
+    if (free(call)) claim(i, call);
+  }
+}
+
 /** The call a `PreToolUse:Write`-style hook is about: the latest Write still waiting for its result. */
 function findHookCall(calls: readonly MutableCall[], hookName: string): string | undefined {
   const colon = hookName.indexOf(":");
@@ -262,7 +294,7 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
   let effects: readonly unknown[] | undefined;
   if (c.result === undefined) status = "pending";
   else {
-    const s = toolResultStatus(c.result, c.isError === true, denials.has(c.id) || c.hookBlocked === true);
+    const s = toolResultStatus(c.result, c.isError === true, { listed: denials.has(c.id), hookBlocked: c.denyingHook !== undefined });
     status = s.status;
     deniedBy = s.deniedBy;
     effects = s.effects;
@@ -276,6 +308,8 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
     agent: c.agent,
     ...(c.agentType ? { agentType: c.agentType } : {}),
     ...(deniedBy ? { deniedBy } : {}),
+    ...(deniedBy === "hook" && c.denyingHook !== undefined ? { denyingHook: c.denyingHook } : {}),
+    turn: c.turn,
     ...(effects && effects.length ? { effects } : {}),
   };
 }
