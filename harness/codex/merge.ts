@@ -93,7 +93,9 @@ export function mergeModelCalls(
     for (let i = next; i < entries.length; i++) if (pred(entries[i])) return i;
     return -1;
   };
-  for (const item of answered.flat()) {
+  for (const [item, response] of answered.flatMap((items, r) => items.map((it) => [it, r] as const))) {
+    // Calls the model sent in one response were issued together: they share a turn.
+    const turn = response + 1;
     if (item.type === "text" || item.type === "reasoning") {
       const kind = item.type === "text" ? "message" : "reasoning";
       const at = find((e) => e.type === kind && squash(e.text) === squash(item.text));
@@ -103,11 +105,11 @@ export function mergeModelCalls(
     const output = outputOf(item.id);
     const at = find((e) => e.type === "call" && sameCall(e, item, output));
     if (at === -1) {
-      out.push({ type: "call", source: "model", call: unreportedCall(item, output, cwd) });
+      out.push({ type: "call", source: "model", call: { ...unreportedCall(item, output, cwd), turn } });
       continue;
     }
     const reported = take(at) as Extract<TimelineEntry, { type: "call" }>;
-    out.push({ ...reported, call: { ...reported.call, id: item.id, name: item.name, input: callInput(item, reported.call.input, cwd) } });
+    out.push({ ...reported, call: { ...reported.call, id: item.id, name: item.name, input: callInput(item, reported.call.input, cwd), turn } });
   }
   while (next < entries.length) out.push(entries[next++]);
   return out;

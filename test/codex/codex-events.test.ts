@@ -23,7 +23,7 @@ describe("readCodexJsonl on a recorded codex exec --json run", () => {
     validateTrace(trace);
     vexpect(trace.source).toMatchObject({ kind: "codex", sessionId: "01a23748-d205-7063-b3aa-12dde292ae9d", cwd: "/work" });
     vexpect(trace.toolCalls).toEqual([
-      { id: "item_2", agent: "main", name: "exec_command", input: { command: "cat notes.txt" }, result: "draft\n", status: "success" },
+      { id: "item_2", agent: "main", name: "exec_command", input: { command: "cat notes.txt" }, result: "draft\n", status: "success", turn: 1 },
       {
         id: "item_3",
         agent: "main",
@@ -31,8 +31,9 @@ describe("readCodexJsonl on a recorded codex exec --json run", () => {
         input: { changes: [{ path: "SUMMARY.md", kind: "add" }, { path: "notes.txt", kind: "update" }] },
         result: "A SUMMARY.md\nM notes.txt",
         status: "success",
+        turn: 2,
       },
-      { id: "item_4", agent: "main", name: "mcp__echo__echo", input: { text: "ping" }, result: "echo: ping", status: "success" },
+      { id: "item_4", agent: "main", name: "mcp__echo__echo", input: { text: "ping" }, result: "echo: ping", status: "success", turn: 3 },
     ]);
     expect(trace, [
       toolWith("exec_command", { command: "cat notes.txt" }),

@@ -84,7 +84,7 @@ describe("runCodex (real codex binary)", () => {
     vexpect(existsSync("/etc/proctor-codex-probe")).toBe(false);
     expect(trace, [
       toolWith("exec_command", { command: "cat notes.txt" }),
-      denied("exec_command", { command: /^rm -rf/ }),
+      denied("exec_command", { command: /^rm -rf/ }, { by: "permission" }),
       onlyTools(["exec_command", "apply_patch"]),
       wroteOnly(["SUMMARY.md", "notes.txt"]),
       advertised("apply_patch"),
