@@ -101,20 +101,16 @@ export function turnBlocks(calls: readonly ToolCall[]): number[][] {
 
 /**
  * `ordered`: the longest prefix of `nSteps` reference steps that can be laid on the calls in
- * order, where steps placed in one turn block may match its calls in any order. Placements are
- * contiguous step ranges per block, so the reachable prefixes after each block are computed
- * exactly (a bipartite matching per range), never greedily.
+ * order, where steps placed in one turn block may match its calls in any order. The steps a
+ * block takes are a contiguous range, matched to its calls as a set (a bipartite matching, not a
+ * greedy pick); starting each block where the previous ones left off is optimal, because any
+ * range that fits from an earlier step also fits without its first steps.
  */
 export function orderedPrefix(nSteps: number, blocks: readonly (readonly number[])[], edge: (call: number, step: number) => boolean): number {
-  let reach = 0; // steps 0..reach-1 can be placed in the blocks seen so far (prefixes are downward closed)
+  let reach = 0; // steps 0..reach-1 are placed in the blocks seen so far
   for (const block of blocks) {
-    let best = reach;
-    for (let start = 0; start <= reach; start++) {
-      let end = start;
-      while (end < nSteps && end - start < block.length && rangeFits(start, end + 1, block, edge)) end++;
-      best = Math.max(best, end);
-    }
-    reach = best;
+    const start = reach;
+    while (reach < nSteps && reach - start < block.length && rangeFits(start, reach + 1, block, edge)) reach++;
     if (reach === nSteps) break;
   }
   return reach;
