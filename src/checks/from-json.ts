@@ -6,6 +6,7 @@ import type { Trace } from "../trace/types.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import { isPlainObject } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
+import { regexFromData } from "../match/linear-regexp.js";
 import type { Check, CheckJSON } from "./check.js";
 import { InvalidCheckError, describeValue } from "./validate.js";
 import { denied, mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
@@ -70,13 +71,13 @@ export class FieldReader {
   }
 }
 
-/** JSON → values: `{"$regex","$flags"}` back to RegExp, recursively. */
+/** JSON → values: `{"$regex","$flags"}` back to a (linear-time) RegExp, recursively. */
 function decode(value: unknown): unknown {
   if (isRegexJSON(value)) {
     try {
-      return new RegExp(value.$regex, value.$flags ?? "");
+      return regexFromData(value.$regex, value.$flags ?? "");
     } catch (error) {
-      throw new ProctorError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${(error as Error).message}`);
+      throw new ProctorError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${error instanceof ProctorError ? error.shortMessage : (error as Error).message}`);
     }
   }
   if (Array.isArray(value)) return value.map(decode);
