@@ -17,7 +17,8 @@ export type ProctorErrorCode =
   | "NO_API_KEY"
   | "POLICY_INVALID"
   | "REPORT_INVALID"
-  | "EVAL_SKIPPED";
+  | "EVAL_SKIPPED"
+  | "EVAL_INCOMPLETE";
 
 /**
  * The one error family proctor throws. Branded with a global symbol so `isProctorError` works

@@ -56,7 +56,7 @@ export interface RunEvalsOptions {
 export interface EvalOutcome {
   readonly definition: EvalDefinition;
   /** `not-run`: filtered out by the tier flag or stopped before it started (budget); see `note`. */
-  readonly status: "passed" | "failed" | "skipped" | "partial" | "not-run";
+  readonly status: "passed" | "failed" | "skipped" | "incomplete" | "partial" | "not-run";
   readonly tier?: Tier;
   readonly report?: CheckReport;
   /** measure's gate over the report (absent for partial shard reports and evals that did not run). */

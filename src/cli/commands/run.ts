@@ -174,7 +174,7 @@ const run: Command = async (argv) => {
     writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
   }
 
-  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || (o.status === "not-run" && o.tier !== undefined));
+  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || o.status === "incomplete" || (o.status === "not-run" && o.tier !== undefined));
   return failed || diff?.regressed ? 1 : 0;
 };
 export default run;
