@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { validateTrace } from "../../src/trace/schema.js";
-import { parseTranscript } from "../../src/trace/transcript.js";
+import { parseTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
 
 /** True for a value shaped like a Trace (so it is validated as one, not parsed as a transcript). */
@@ -48,5 +48,5 @@ export function readTraceFile(path: string): Trace {
       cause: error,
     });
   }
-  return traceFromText(text, path);
+  return requireTranscriptEvents(traceFromText(text, path), path);
 }

@@ -39,6 +39,20 @@ interface MessageGroup {
 
 const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
 
+/** The `trace.errors` kind of a text with no transcript event in it at all (notes, a log, an empty file). */
+export const NOT_A_TRANSCRIPT = "not-a-transcript";
+
+/**
+ * Refuse a "transcript" that holds no transcript events: its Trace would be empty, and an empty
+ * Trace is no evidence of anything. Throws TRANSCRIPT_UNREADABLE naming `where`.
+ */
+export function requireTranscriptEvents(trace: Trace, where: string): Trace {
+  if (!trace.errors.some((e) => e.kind === NOT_A_TRANSCRIPT)) return trace;
+  throw new ProctorError("TRANSCRIPT_UNREADABLE", `${where} holds no transcript events: no line is a JSON object with a "type"`, {
+    detail: "  pass the stdout of `claude -p --output-format stream-json --verbose` (or a Trace JSON file where one is accepted)",
+  });
+}
+
 /** Tool-result content (a string or blocks) as text. */
 export function flattenContent(content: unknown): string {
   if (typeof content === "string") return content;
@@ -60,6 +74,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   let source: TraceSource = { kind: options.sourceKind ?? "transcript" };
   let result: Json | undefined;
   let syntheticError: string | undefined;
+  let events = 0;
 
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -76,6 +91,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
       errors.push({ kind: "malformed-line", line: i + 1, message: `line ${i + 1} is not a JSON object; skipped, the rest was read` });
       continue;
     }
+    if (typeof line.type === "string") events++;
     switch (line.type) {
       case "assistant": {
         const msg: Json = line.message ?? {};
@@ -186,6 +202,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
       errors.push({ kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail });
     }
   } else {
+    if (events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: "no line is a transcript event (a JSON object with a \"type\"); this is not claude stream-json output" });
     errors.push({
       kind: "incomplete",
       message: syntheticError

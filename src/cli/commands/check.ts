@@ -1,4 +1,4 @@
-import { readTranscript } from "../../trace/transcript.js";
+import { readTranscript, requireTranscriptEvents } from "../../trace/transcript.js";
 import { readChecksFile } from "../../../reporters/input/read-checks.js";
 import { evalChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
@@ -18,7 +18,7 @@ const check: Command = async (argv) => {
   if (positionals.length === 0 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
   const checks = readChecksFile(values.checks);
   const runs = positionals.map((file) => {
-    const trace = readTranscript(file);
+    const trace = requireTranscriptEvents(readTranscript(file), file);
     for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${file}: ${e.message}\n`);
     const results = evalChecks(trace, checks);
     return { file, trace, results, pass: results.every((r) => r.pass) };
