@@ -7,6 +7,7 @@
  */
 import { ProctorError } from "../errors/proctor-error.js";
 import { summariseCheck, summariseUsage, keepLowest, UNITS, type UsageCounts } from "./summarise.js";
+import { validateCheckReport } from "./schema.js";
 import { formatShard, parseShard, shardTrials } from "./shard.js";
 import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
 
@@ -95,6 +96,8 @@ function mergedIncompleteness(reports: readonly CheckReport[], missing: readonly
 /** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
 export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
   if (reports.length === 0) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
+  // Objects handed over in code get the same schema check as files read by `proctor merge`.
+  reports.forEach((r, i) => validateCheckReport(r, names[i]));
   requireCompatible(reports, names);
   const missing = checkShardSet(reports, names);
   // Every trial index must come from exactly one report.

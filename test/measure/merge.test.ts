@@ -135,6 +135,10 @@ describe("a merge is complete or says it is not", () => {
     expect(() => mergeReports([shards[0], { ...shards[1], failureExamples: 2 }])).toThrow("cannot merge: the reports keep different numbers of failure examples");
   });
 
+  it("refuses something that is not a report, naming it and the first wrong field", () => {
+    expect(() => mergeReports([{} as CheckReport], ["shard-1.json"])).toThrow(/shard-1\.json is not a valid measure report/);
+  });
+
   it("a budget cut makes a report incomplete, and its merge too", async () => {
     const cut = await measure(base({ trials: 40, shard: "1/2", run: bashSometimes(0.3), budget: { maxUsd: 0.1 } }));
     expect(cut.incomplete).toMatchObject({ reason: "budget", message: expect.stringMatching(/^\d+ of 20 planned trials ran \(cost budget/) });
