@@ -19,7 +19,7 @@ export interface TierRunner<S> {
   /** Run one trial of `definition`. A throw is an errored trial (never a pass). */
   run(spec: S, context: TrialContext, definition: EvalDefinition): Promise<Trace>;
   /** Refuse a malformed spec before any trial runs (a throw is bad input, exit 2). */
-  validate?(spec: S): void;
+  validate?(spec: S, definition: EvalDefinition): void;
   /** Why this tier cannot run here (e.g. no API key), or undefined when it can. */
   unavailable?(): string | undefined;
 }
@@ -99,7 +99,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     if (why) throw new ProctorError(tier === "real" ? "NO_API_KEY" : "INVALID_INPUT", `eval ${JSON.stringify(definition.name)} runs on the ${tier} tier, but ${why}`);
     const spec = definition[tier] as PerTrial<MockSpec & RealSpec>;
     try {
-      runner.validate?.(resolveSpec(spec, previewContext(definition)));
+      runner.validate?.(resolveSpec(spec, previewContext(definition)), definition);
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: ${(error as Error).message}`, { cause: error });
     }

@@ -47,11 +47,12 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
   return {
     mock: {
       run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
-      validate: (spec) => validateSpec(spec),
+      // Validated as it will run: relative paths (plugins, fixture) against the eval file.
+      validate: (spec, definition) => validateSpec(withCwd(spec as HarnessSpec, definition)),
     },
     real: {
       run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(spec, definition), signal })),
-      validate: (spec) => harness.validateEvalSpec(spec),
+      validate: (spec, definition) => harness.validateEvalSpec(withCwd(spec, definition)),
       unavailable: () =>
         harness.apiKeyMissing(process.env, undefined) ? "ANTHROPIC_API_KEY is not set: the real tier calls the real API and costs money — set the key, or run with --mock" : undefined,
     },
