@@ -164,6 +164,23 @@ describe("mergeModelCalls: every call the model made, in its order", () => {
     vexpect(notTool("exec_command", { command: /rm -rf/ }).eval(trace)).toMatchObject({ pass: false, callIndex: 2 });
   });
 
+  it("a write the sandbox refused is denied by the sandbox, whether or not the stream reported it", () => {
+    const reported = parseCodexEvents(
+      lines(
+        { type: "turn.started" },
+        { type: "item.completed", item: { id: "item_0", type: "command_execution", command: "/bin/bash -lc 'touch /etc/x'", aggregated_output: "touch: cannot touch '/etc/x': Read-only file system\n", exit_code: 1, status: "failed" } },
+        { type: "turn.completed", usage: {} },
+      ),
+    );
+    const silent = parseCodexEvents(lines({ type: "turn.started" }, { type: "turn.completed", usage: {} }));
+    const answered: EmittedItem[][] = [[{ type: "call", id: "w", name: "exec_command", input: { cmd: "touch /etc/x" }, freeform: false }]];
+    const told = () => "Process exited with code 1\nOutput:\ntouch: cannot touch '/etc/x': Read-only file system\n";
+    for (const run of [reported, silent]) {
+      const [call] = buildCodexTrace(run, mergeModelCalls(run.entries, answered, told)).toolCalls;
+      vexpect([call.status, call.deniedBy, call.turn]).toEqual(["denied", "sandbox", 1]);
+    }
+  });
+
   it("a command refused first and allowed later: the refusal is not matched to the later run", () => {
     const run = parseCodexEvents(lines({ type: "turn.started" }, { type: "item.completed", item: { id: "item_0", type: "command_execution", command: "/bin/bash -lc 'git push'", aggregated_output: "ok", exit_code: 0, status: "completed" } }, { type: "turn.completed", usage: {} }));
     const merged = mergeModelCalls(
