@@ -4,6 +4,7 @@
  */
 import { ProctorError } from "../errors/proctor-error.js";
 import type { Interval } from "../stats/proportion.js";
+import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats, Thresholds } from "./types.js";
 
 /** One check held against its minimum. */
@@ -116,6 +117,7 @@ export function incompleteness(report: CheckReport): string | undefined {
 
 /** Hold every check of `report` to its minimum; never throws for a shortfall (see assertRates). */
 export function evaluateThresholds(report: CheckReport, thresholds: Thresholds | undefined = report.thresholds): ThresholdVerdict {
+  validateCheckReport(report, report?.name ?? "report");
   if (!thresholds) throw new ProctorError("INVALID_INPUT", "no thresholds: pass { min, per } or measure with thresholds so the report records them");
   validateThresholds(thresholds, report.checks);
   const by = thresholds.by ?? "rate";

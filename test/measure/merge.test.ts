@@ -1,7 +1,7 @@
 /** Shards and merging: 4 shards merged equal one unsharded run with the same seed, number for number. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { assertRates, evaluateThresholds, mergeReports, measure, missingShards, notTool, parseShard, shardTrials, tool, validateCheckReport, type CheckReport, type MeasureOptions, type Trace } from "../../src/index.js";
+import { assertRates, compareReports, evaluateThresholds, mergeReports, measure, missingShards, notTool, parseShard, shardTrials, tool, validateCheckReport, type CheckReport, type MeasureOptions, type Trace } from "../../src/index.js";
 import { bashSometimes, withoutClock } from "./helpers.js";
 import { makeTrace } from "../helpers/trace.js";
 
@@ -137,6 +137,8 @@ describe("a merge is complete or says it is not", () => {
 
   it("refuses something that is not a report, naming it and the first wrong field", () => {
     expect(() => mergeReports([{} as CheckReport], ["shard-1.json"])).toThrow(/shard-1\.json is not a valid measure report/);
+    expect(() => assertRates({ name: "x" } as CheckReport)).toThrow(/^x is not a valid measure report/);
+    expect(() => compareReports({} as CheckReport, {} as CheckReport)).toThrow(/^baseline is not a valid measure report/);
   });
 
   it("a budget cut makes a report incomplete, and its merge too", async () => {
