@@ -92,9 +92,22 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
 
 const checkTrace = schemaChecker(TRACE_SCHEMA, "trace");
 
-/** Schema errors for `value` as a Trace; empty when it is one. */
+/** Schema errors for `value` as a Trace, then what the schema cannot say; empty when it is one. */
 export function traceErrors(value: unknown): string[] {
-  return checkTrace(value);
+  const errors = checkTrace(value);
+  return errors.length > 0 ? errors : consistencyErrors(value as Trace);
+}
+
+/** A denier belongs to a denied call, and a denying hook must be one of the trace's hooks. */
+function consistencyErrors(trace: Trace): string[] {
+  const out: string[] = [];
+  trace.toolCalls.forEach((c, i) => {
+    if (c.deniedBy !== undefined && c.status !== "denied") out.push(`trace.toolCalls[${i}].deniedBy: only a denied call has a denier (status is ${JSON.stringify(c.status)})`);
+    if (c.denyingHook !== undefined && c.denyingHook >= trace.hooks.length) {
+      out.push(`trace.toolCalls[${i}].denyingHook: ${c.denyingHook} is not an index of trace.hooks (${trace.hooks.length} hook${trace.hooks.length === 1 ? "" : "s"})`);
+    }
+  });
+  return out;
 }
 
 /** Check `value` is a Trace; throws a ProctorError listing every problem with its path. */

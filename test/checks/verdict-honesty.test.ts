@@ -183,6 +183,21 @@ describe("inputs are refused, not judged", () => {
     vexpect(r.message).toMatch(/blocked\(\) checks a hook run result \(from runHook\), and this is a Trace/);
   });
 
+  it("a JSON Trace's denier must fit its call: a denied call, a hook that exists", () => {
+    vexpect(refusal(() => validateTrace(makeTrace({ calls: [{ name: "Read", deniedBy: "hook" }] }))).message).toMatch(/toolCalls\[0\]\.deniedBy: only a denied call has a denier/);
+    vexpect(refusal(() => validateTrace(makeTrace({ calls: [{ name: "Read", status: "denied", deniedBy: "hook", denyingHook: 0 }] }))).message).toMatch(
+      /toolCalls\[0\]\.denyingHook: 0 is not an index of trace\.hooks \(0 hooks\)/,
+    );
+  });
+
+  it("failure messages read as they should", () => {
+    const trace = offered([{ name: "Bash", input: { command: "rm -rf ./*" }, status: "denied", deniedBy: "builtin", result: "Dangerous rm operation detected: '/w/*'" }, { name: "Read" }]);
+    vexpect(
+      [notTool("Bassh"), denied("Bash", { command: /rm -rf/ }), trajectory(["Read", "Bash"], { mode: "ordered" })].map((c) => `${c.label}\n${c.eval(trace).message}`).join("\n\n"),
+    ).toMatchSnapshot();
+    vexpect(refusal(() => expect({ version: 1 } as never, [tool("Bash")])).message).toMatchSnapshot();
+  });
+
   it("turn is part of the JSON Trace: a positive integer, absent meaning its own turn", () => {
     vexpect(() => validateTrace(makeTrace({ calls: [{ name: "Read", turn: 1 }] }))).not.toThrow();
     vexpect(refusal(() => validateTrace(makeTrace({ calls: [{ name: "Read", turn: 0 }] }))).message).toMatch(/toolCalls\[0\]\.turn/);
