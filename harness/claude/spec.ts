@@ -1,11 +1,12 @@
 /** What one harness run is made of, and the checks that reject a bad spec before anything spawns. */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { Script } from "../../mock-model/script/types.js";
+import type { RunError, Trace } from "../../src/trace/types.js";
 
 export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "plan" | "bypassPermissions";
 
@@ -144,13 +145,13 @@ function refuseMissingPaths(spec: HarnessSpec): void {
         detail: `  a plugin has at least one of ${PLUGIN_PARTS.join(", ")}; point at the plugin's root`,
       });
     }
-    const hooksFile = path.join(dir, "hooks/hooks.json");
-    if (existsSync(hooksFile)) {
+    for (const file of [".claude-plugin/plugin.json", "hooks/hooks.json"]) {
+      if (!existsSync(path.join(dir, file))) continue;
       try {
-        JSON.parse(readFileSync(hooksFile, "utf8"));
+        JSON.parse(readFileSync(path.join(dir, file), "utf8"));
       } catch (error) {
-        throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)}: hooks/hooks.json is not valid JSON (${(error as Error).message})`, {
-          detail: "  claude would load the plugin without its hooks; fix the file",
+        throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)}: ${file} is not valid JSON (${(error as Error).message})`, {
+          detail: "  claude silently skips such a plugin (or its hooks); fix the file",
         });
       }
     }
@@ -174,6 +175,30 @@ function refuseMissingPaths(spec: HarnessSpec): void {
       refuseMissing(`args[${inline === undefined ? i + 1 : i}]`, value, path.resolve(cwd, value), "file", `claude would run without that ${flag === "--settings" ? "settings file" : "MCP config"}`);
     }
   });
+}
+
+/**
+ * The plugin dirs claude did not load, as run errors: it drops a plugin whose manifest it rejects
+ * without a word, and a guard test would then be testing a run without its guard.
+ */
+export function unloadedPlugins(trace: Trace, plugins: readonly string[], cwd: string): RunError[] {
+  const loaded = trace.source.plugins;
+  if (!loaded) return [];
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const have = new Set(loaded.map((p) => real(p.path)));
+  return plugins
+    .map((p) => path.resolve(cwd, p))
+    .filter((p) => !have.has(real(p)))
+    .map((p) => ({
+      kind: "plugin-not-loaded",
+      message: `claude did not load the plugin at ${p} (it is not among the plugins its init line lists: ${loaded.map((l) => l.name).join(", ") || "none"}); its hooks, skills and agents are absent from this run — check .claude-plugin/plugin.json against claude's plugin manifest`,
+    }));
 }
 
 /** Claude refuses bypassPermissions as root unless the run declares a sandbox; say so before anything spawns. */

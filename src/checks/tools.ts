@@ -264,7 +264,12 @@ export function denied(name: string, args?: ArgMatcher, options: DeniedOptions =
     if (deniedCalls.length > 0) {
       const others = [...new Set(deniedCalls.map(({ call }) => call.deniedBy ?? "unknown"))];
       const first = deniedCalls[0];
-      const hookAsk = deniers.includes("hook") ? "; no hook event refused it — is the hook installed (plugin dir, settings file) and does its matcher cover this call?" : "";
+      const dropped = trace.errors.find((e) => e.kind === "plugin-not-loaded");
+      const hookAsk = !deniers.includes("hook")
+        ? ""
+        : dropped
+          ? `; no hook event refused it, and ${dropped.message}`
+          : "; no hook event refused it — is the hook installed (plugin dir, settings file) and does its matcher cover this call?";
       return {
         pass: false,
         message:

@@ -23,6 +23,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     permissionMode: str,
     tools: { type: "array", items: str },
     mcpServers: { type: "array", items: obj(["name", "status"], { name: str, status: str }) },
+    plugins: { type: "array", items: obj(["name", "path"], { name: str, path: str }) },
   }),
   complete: { type: "boolean" },
   outcome: obj(["subtype", "isError"], { subtype: str, isError: { type: "boolean" }, stopReason: str, apiErrorStatus: { type: "integer" } }),

@@ -239,6 +239,7 @@ function readInit(line: Json, kind: TraceSource["kind"]): TraceSource {
     ...(typeof line.permissionMode === "string" ? { permissionMode: line.permissionMode } : {}),
     ...(Array.isArray(line.tools) ? { tools: line.tools.map(String) } : {}),
     ...(Array.isArray(line.mcp_servers) ? { mcpServers: line.mcp_servers.map((s: Json) => ({ name: String(s.name), status: String(s.status) })) } : {}),
+    ...(Array.isArray(line.plugins) ? { plugins: line.plugins.map((p: Json) => ({ name: String(p?.name ?? ""), path: String(p?.path ?? "") })) } : {}),
   };
 }
 

@@ -168,6 +168,8 @@ export interface TraceSource {
   /** Tools the agent advertised at start (the init line). */
   readonly tools?: readonly string[];
   readonly mcpServers?: readonly { readonly name: string; readonly status: string }[];
+  /** Plugins the agent loaded (the init line); a plugin dir missing here was silently dropped. */
+  readonly plugins?: readonly { readonly name: string; readonly path: string }[];
 }
 
 /** A run-level problem: the run failed, ended early, or its record was damaged. */

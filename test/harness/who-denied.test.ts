@@ -4,12 +4,19 @@
  * installed its hook refuses the same call, and the Trace names that hook event. A plugin path
  * that does not exist is refused before anything spawns.
  */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect as vexpect, it } from "vitest";
+import { afterAll, describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
 import { denied, expect, isProctorError, validateTrace } from "../../src/index.js";
 
 const PLUGIN = fileURLToPath(new URL("../../examples/plugin", import.meta.url));
+const BROKEN = mkdtempSync(path.join(tmpdir(), "proctor-broken-plugin-"));
+mkdirSync(path.join(BROKEN, ".claude-plugin"));
+writeFileSync(path.join(BROKEN, ".claude-plugin/plugin.json"), '{ "name": "broken", ');
+afterAll(() => rmSync(BROKEN, { recursive: true, force: true }));
 
 // Two calls in one assistant message: the guard's refusal must land on the right one.
 const script = {
@@ -60,8 +67,30 @@ describe("who denied a call (real claude binary)", () => {
     }
   });
 
+  it("a plugin claude silently drops (a manifest it rejects) is a warning in the Trace, and denied() says so", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "proctor-dropped-plugin-"));
+    try {
+      cpSync(PLUGIN, dir, { recursive: true });
+      writeFileSync(path.join(dir, ".claude-plugin/plugin.json"), JSON.stringify({ name: "repo hygiene!", version: 3 }));
+      const result = await runHarness({ prompt: "clean up", files: { "notes.txt": "keep me\n" }, plugins: [dir], script });
+      try {
+        const { trace } = result;
+        vexpect(trace.source.plugins).toEqual([]);
+        vexpect(trace.errors).toEqual([{ kind: "plugin-not-loaded", message: vexpect.stringContaining(`claude did not load the plugin at ${dir}`) }]);
+        const verdict = denied("Bash", { command: /rm -rf/ }).eval(trace);
+        vexpect(verdict.pass).toBe(false);
+        vexpect(verdict.message).toMatch(/no hook event refused it, and claude did not load the plugin at/);
+      } finally {
+        await result.cleanup();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     [{ plugins: ["./no-such-dir"] }, /spec\.plugins\[0\] "\.\/no-such-dir" does not exist/],
+    [{ plugins: [BROKEN] }, /\.claude-plugin\/plugin\.json is not valid JSON/],
     [{ plugins: ["./examples/fixtures"] }, /is not a plugin directory/],
     [{ mcpConfig: "./no-such-mcp.json" }, /spec\.mcpConfig "\.\/no-such-mcp\.json" does not exist/],
     [{ args: ["--settings", "./no-such-settings.json"] }, /spec\.args\[1\] "\.\/no-such-settings\.json" does not exist/],
