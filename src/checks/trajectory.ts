@@ -12,7 +12,7 @@
  * reference key — ArgMatcher semantics), `subset` (every input key is in the reference and
  * matches). An entry without `args` matches on the name alone whatever the mode.
  *
- * Calls sharing a `turn` were issued together (parallel calls in one assistant message), so
+ * Calls sharing a `turn` were issued together (parallel calls in one model message), so
  * `strict` and `ordered` never order them among themselves: any order within a turn matches.
  */
 import type { ToolCall, Trace } from "../trace/types.js";

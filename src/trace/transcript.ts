@@ -33,7 +33,7 @@ interface MessageGroup {
   callsTool: boolean;
   synthetic: boolean;
   at: number;
-  /** 1-based number of this assistant message over the run. */
+  /** 1-based number of this model message over the run. */
   turn: number;
 }
 

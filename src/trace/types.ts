@@ -53,7 +53,7 @@ export interface ToolCall {
   /** Index into `trace.hooks` of the hook event that denied the call, when it was recorded. */
   readonly denyingHook?: number;
   /**
-   * The assistant message (1-based, counted over the whole run) the call came from. Calls sharing
+   * The model message (1-based, counted over the whole run) the call came from. Calls sharing
    * a turn were issued together (parallel calls), so ordered trajectory modes do not order them
    * among themselves. Absent: the call is its own turn.
    */

@@ -18,7 +18,7 @@ mkdirSync(path.join(BROKEN, ".claude-plugin"));
 writeFileSync(path.join(BROKEN, ".claude-plugin/plugin.json"), '{ "name": "broken", ');
 afterAll(() => rmSync(BROKEN, { recursive: true, force: true }));
 
-// Two calls in one assistant message: the guard's refusal must land on the right one.
+// Two calls in one model message: the guard's refusal must land on the right one.
 const script = {
   turns: [
     { tools: [{ name: "Bash", input: { command: "echo keep" } }, { name: "Bash", input: { command: "rm -rf ./*" } }] },
