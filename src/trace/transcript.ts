@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { ProctorError } from "../errors/proctor-error.js";
 import { interpretHookOutput } from "../hook/interpret.js";
+import { tieDenyingHooks } from "./denying-hooks.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { toolResultStatus } from "./result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "./types.js";
@@ -241,33 +242,6 @@ function readInit(line: Json, kind: TraceSource["kind"]): TraceSource {
     ...(Array.isArray(line.mcp_servers) ? { mcpServers: line.mcp_servers.map((s: Json) => ({ name: String(s.name), status: String(s.status) })) } : {}),
     ...(Array.isArray(line.plugins) ? { plugins: line.plugins.map((p: Json) => ({ name: String(p?.name ?? ""), path: String(p?.path ?? "") })) } : {}),
   };
-}
-
-/**
- * Tie each blocking PreToolUse hook event to the call it refused — first by its reason appearing
- * in a refused call's result (exact even for parallel calls to one tool), else by the call it was
- * about. Only such a tie (or the CLI's own hook-error wording) makes a denial a hook's.
- */
-function tieDenyingHooks(hooks: HookEvent[], calls: readonly MutableCall[], byId: ReadonlyMap<string, MutableCall>): void {
-  const claim = (i: number, call: MutableCall) => {
-    call.denyingHook = i;
-    hooks[i] = { ...hooks[i], callId: call.id };
-  };
-  const free = (c: MutableCall | undefined): c is MutableCall => c !== undefined && c.isError === true && c.denyingHook === undefined;
-  const leftover: number[] = [];
-  hooks.forEach((h, i) => {
-    if (!h.blocked || h.event !== "PreToolUse") return;
-    const colon = h.name.indexOf(":");
-    const toolName = colon === -1 ? undefined : h.name.slice(colon + 1);
-    const reason = interpretHookOutput(h.exitCode, h.stdout ?? "", h.stderr ?? "").reason?.trim();
-    const call = reason ? calls.find((c) => free(c) && (toolName === undefined || c.name === toolName) && c.result!.includes(reason)) : undefined;
-    if (call) claim(i, call);
-    else leftover.push(i);
-  });
-  for (const i of leftover) {
-    const call = hooks[i].callId === undefined ? undefined : byId.get(hooks[i].callId!);
-    if (free(call)) claim(i, call);
-  }
 }
 
 /** The call a `PreToolUse:Write`-style hook is about: the latest Write still waiting for its result. */
