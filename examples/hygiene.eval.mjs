@@ -1,7 +1,7 @@
 // Evals for the repo-hygiene example plugin (examples/plugin), run by `proctor run` (and by
 // `npm run example`). Each trial runs the real claude binary; the mock model scripts what the
 // model says. `real:` runs the same prompt against the real API with `proctor run --real`.
-import { defineEval, denied, onlyTools, output, skill, toolWith, wroteOnly } from "proctor";
+import { defineEval, denied, onlyTools, output, replayMatches, skill, toolWith, wroteOnly } from "proctor";
 
 const workspace = { fixture: "./fixtures/app", plugins: ["./plugin"] };
 
@@ -47,4 +47,16 @@ export const skillContract = defineEval({
   thresholds: { min: 1, per: { onlyTools: 0.5 } },
   trials: 6,
   concurrency: 2,
+});
+
+/**
+ * A recorded run (examples/recordings/guard.jsonl, stream-json from a real claude run) replayed on
+ * the real binary with today's plugin: the model's turns are the recording's, the hook's answers
+ * are today's. If the guard stopped denying `rm -rf`, replayMatches() would fail on that call.
+ */
+export const replayed = defineEval({
+  name: "the recorded rm -rf is still denied",
+  replay: { recording: "./recordings/guard.jsonl", ...workspace },
+  checks: [replayMatches(), denied("Bash", { command: /rm\s+-rf/ })],
+  trials: 1,
 });

@@ -22,3 +22,7 @@ export type {
 export type { ResponsesMockRun, ResponsesRunError, EmittedItem } from "./responses/run-state.js";
 export type { OfferedTool } from "./responses/offered.js";
 export { readOfferedTools } from "./responses/offered.js";
+export { scriptFromTranscript, scriptFromRecording, REPLAY_STOPPED, REPLAY_EXHAUSTED } from "./replay/script-from-transcript.js";
+export type { ReplayScriptOptions, LiveDivergence } from "./replay/script-from-transcript.js";
+export { readRecording } from "./replay/recording.js";
+export type { Recording, RecordedAgent, RecordedTurn } from "./replay/recording.js";

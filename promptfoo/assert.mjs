@@ -5,4 +5,16 @@
 //       config: { checks: [{ kind: notTool, name: Bash }] }
 // The checks come from `config.checks` (JSON form, or a path to a JSON file); the Trace from
 // proctor's provider (metadata.trace) or from an output that is a claude stream-json transcript.
-export { gradeWithChecks as default } from "../dist/reporters/promptfoo/assertion.js";
+import { gradeWithChecks } from "../dist/reporters/promptfoo/assertion.js";
+import { loadShellParser } from "../dist/src/effects/bash/parser.js";
+
+export default async function grade(output, context) {
+  try {
+    return gradeWithChecks(output, context);
+  } catch (error) {
+    // Checks that classify shell commands need the parser, loaded once on first need.
+    if (error?.code !== "SHELL_PARSER_NOT_LOADED") throw error;
+    await loadShellParser();
+    return gradeWithChecks(output, context);
+  }
+}

@@ -4,4 +4,4 @@
 //     - id: file://node_modules/proctor/promptfoo/provider.mjs
 //       config: { plugins: [./my-plugin], script: { turns: [...] } }
 // The response carries output, tokenUsage, cost and the Trace in metadata.trace.
-export { ProctorProvider as default } from "../dist/reporters/promptfoo/provider.js";
+export { ProctorProvider as default } from "../dist/harness/promptfoo/provider.js";

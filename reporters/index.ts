@@ -34,7 +34,5 @@ export { renderRunSummary } from "./summary/run-summary.js";
 // promptfoo bridge
 export { gradeWithChecks, traceFromPromptfoo } from "./promptfoo/assertion.js";
 export type { GradingResult, AssertionContext, AssertionConfig } from "./promptfoo/assertion.js";
-export { ProctorProvider } from "./promptfoo/provider.js";
-export type { ProviderConfig, ProviderContext, ProviderResponse } from "./promptfoo/provider.js";
 export { buildPromptfooConfig } from "./promptfoo/export-config.js";
 export type { PromptfooExportOptions } from "./promptfoo/export-config.js";

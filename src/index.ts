@@ -18,14 +18,20 @@ export type {
   RunError,
   RunOutcome,
   DeniedBy,
+  Divergence,
+  ReplayRecord,
 } from "./trace/types.js";
 export { TOOL_STATUSES, MAIN_AGENT, DENIED_BY } from "./trace/types.js";
 export { validateTrace, traceErrors, TRACE_SCHEMA } from "./trace/schema.js";
 export { parseTranscript, readTranscript } from "./trace/transcript.js";
+export type { TranscriptLimits } from "./trace/transcript.js";
 export { subagentView, mainAgentView } from "./trace/scope.js";
+export { diffReplay } from "./trace/replay-diff.js";
+export { replayMatches } from "./checks/replay.js";
+export type { ReplayMatchOptions } from "./checks/replay.js";
 
 export type { Check, CheckJSON, CheckResult, Verdict } from "./checks/check.js";
-export { defineCheck, evalChecks } from "./checks/check.js";
+export { defineCheck, evalChecks, evaluateChecks } from "./checks/check.js";
 export { assertChecks, expect, ChecksFailedError } from "./expect.js";
 export { tool, toolWith, notTool, onlyTools, toolCount, mcp, baseToolName } from "./checks/tools.js";
 export { denied } from "./checks/denied.js";
@@ -38,7 +44,8 @@ export { subagent } from "./checks/subagent.js";
 export { cost, latency, tokens, inputTokens, outputTokens, cacheTokens } from "./checks/resources.js";
 export type { UsageTrace } from "./checks/resources.js";
 export { judged, custom, setDefaultJudge } from "./checks/judged.js";
-export type { JudgeFn, CustomVerdict } from "./checks/judged.js";
+export type { JudgeFn, JudgeInput, JudgeVerdict, CustomVerdict } from "./checks/judged.js";
+export type { JudgeRecord } from "./checks/check.js";
 export { trajectory } from "./checks/trajectory.js";
 export type { TrajectoryMode, ArgsMode, TrajectoryStep, TrajectoryOptions } from "./checks/trajectory.js";
 export { blocked, allowed } from "./checks/hook-result.js";
@@ -93,6 +100,7 @@ export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, T
 // safety layer: effects and purity, the shell classifier, policies, Rule of Two, rungs, envelopes, contracts
 export type { BashEffect, BashVerdict } from "./effects/bash/classify.js";
 export { classifyBash, isReadOnlyBash, explainBash } from "./effects/bash/classify.js";
+export { loadShellParser } from "./effects/bash/parser.js";
 export type { HarnessDialect } from "./effects/dialect.js";
 export { claudeCodeDialect, codexDialect, shellCommandOf } from "./effects/dialect.js";
 export type { ToolEffect, PurityLevel, EffectSurface, PureViolation } from "./effects/effects.js";

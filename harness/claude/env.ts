@@ -3,6 +3,8 @@ import { isolateEnv, LOCAL_MOCK_VARS } from "../run/env.js";
 
 export interface IsolationVars {
   readonly home: string;
+  /** TMPDIR: inside the run's temp root. */
+  readonly tmp: string;
   readonly configDir: string;
   readonly baseUrl: string;
   readonly apiKey: string;
@@ -23,9 +25,9 @@ export function claudeVars(iso: { configDir: string; apiKey: string; baseUrl?: s
   };
 }
 
-/** Scrubbed parent env + the spec's env + isolation (temp HOME and config dir, the mock's URL and key). */
+/** Allowlisted parent env + the spec's env + isolation (temp HOME, TMPDIR and config dir, the mock's URL and key). */
 export function buildChildEnv(parent: NodeJS.ProcessEnv, specEnv: Readonly<Record<string, string>> | undefined, iso: IsolationVars): Record<string, string> {
-  return isolateEnv(parent, specEnv, iso.home, { ...claudeVars(iso), ...LOCAL_MOCK_VARS });
+  return isolateEnv(parent, specEnv, iso, { ...claudeVars(iso), ...LOCAL_MOCK_VARS });
 }
 
 /** Spec variables that would point the CLI at another model endpoint or account. */

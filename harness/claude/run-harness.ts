@@ -8,6 +8,7 @@ import { parseTranscript } from "../../src/trace/transcript.js";
 import { loadScript } from "../../mock-model/script/schema.js";
 import type { MockRun } from "../../mock-model/run/mock-run.js";
 import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
+import { checkSpecEnv } from "../run/env.js";
 import { useSharedMock } from "../run/mock.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
@@ -48,6 +49,7 @@ function refuseOwnedEnv(spec: HarnessSpec): void {
       detail: "  drop them: every harness run talks to the mock model only, with its own temp HOME",
     });
   }
+  checkSpecEnv("runHarness", spec.env, spec.unsafeEnv);
 }
 
 /**
@@ -71,7 +73,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
     mockRun,
     prepare() {
       const dirs = prepareRunDirs(spec, cwd);
-      const env = buildChildEnv(process.env, spec.env, { home: dirs.home, configDir: dirs.configDir, baseUrl: mock.url, apiKey: mockRun.apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
+      const env = buildChildEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: mockRun.apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
       return { dirs, args: buildArgs(spec, dirs, cwd), env };
     },
     readTrace: (proc) => {

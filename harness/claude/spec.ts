@@ -58,8 +58,15 @@ export interface HarnessSpec {
   readonly model?: string;
   /** Extra CLI arguments, appended last. */
   readonly args?: readonly string[];
-  /** Extra environment for the CLI (and so for hooks and tools). Cannot override the isolation variables. */
+  /**
+   * Extra environment for the CLI (and so for hooks and tools): the only variables beyond the
+   * fixed allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation
+   * variables (HOME, TMPDIR, XDG dirs, the endpoint and key). Proxy, code-injection (`NODE_OPTIONS`,
+   * `LD_*`, `DYLD_*`, `BASH_ENV`) and credential-looking names are refused unless `unsafeEnv`.
+   */
   readonly env?: Readonly<Record<string, string>>;
+  /** Let `env` pass proxy, code-injection and credential-looking variables (they can reach the trace and the model). @default false */
+  readonly unsafeEnv?: boolean;
   /** Kill the whole process tree after this long. @default 30000 */
   readonly timeoutMs?: number;
   /** `CLAUDE_CODE_MAX_RETRIES`: how often the CLI retries an API fault. @default 2 */
@@ -87,7 +94,7 @@ const HARNESS_SPEC: SpecShape = {
   noun: "a harness spec",
   fields: [
     "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
-    "permissionMode", "maxTurns", "model", "args", "env", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal",
+    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal",
   ],
   rules: {
     settings: [isPlainObject, "must be a settings object"],

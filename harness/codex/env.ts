@@ -1,23 +1,22 @@
 /**
- * The Codex child's environment: the parent's, scrubbed of every credential (the same scrub as
- * Claude runs) and of Codex's own settings, then the spec's variables, then the isolation
- * variables nothing may override.
+ * The Codex child's environment: the same parent allowlist as Claude runs (so no credential and
+ * none of Codex's own settings cross), then the spec's variables, then the isolation variables
+ * nothing may override.
  */
 import { isolateEnv, LOCAL_MOCK_VARS } from "../run/env.js";
 import { MOCK_KEY_VAR } from "./config.js";
 
-/** Codex's own variables (CODEX_HOME, sandbox and launcher markers …): a run gets them only from the harness. */
-const CODEX_VARS = /^CODEX_/i;
-
 export interface CodexIsolation {
   readonly home: string;
+  /** TMPDIR: inside the run's temp root. */
+  readonly tmp: string;
   readonly codexHome: string;
   readonly apiKey: string;
 }
 
-/** Scrubbed parent env + the spec's env + isolation (temp HOME and CODEX_HOME, the mock run's key). */
+/** Allowlisted parent env + the spec's env + isolation (temp HOME, TMPDIR and CODEX_HOME, the mock run's key). */
 export function buildCodexEnv(parent: NodeJS.ProcessEnv, specEnv: Readonly<Record<string, string>> | undefined, iso: CodexIsolation): Record<string, string> {
-  return isolateEnv(parent, specEnv, iso.home, { CODEX_HOME: iso.codexHome, [MOCK_KEY_VAR]: iso.apiKey, ...LOCAL_MOCK_VARS }, CODEX_VARS);
+  return isolateEnv(parent, specEnv, iso, { CODEX_HOME: iso.codexHome, [MOCK_KEY_VAR]: iso.apiKey, ...LOCAL_MOCK_VARS });
 }
 
 /** Spec variables that would point Codex at another endpoint, account or config. */

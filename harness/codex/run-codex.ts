@@ -10,6 +10,7 @@ import type { TraceSource } from "../../src/trace/types.js";
 import { loadScript } from "../../mock-model/script/schema.js";
 import type { ResponsesMockRun } from "../../mock-model/responses/run-state.js";
 import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
+import { checkSpecEnv } from "../run/env.js";
 import { useSharedMock } from "../run/mock.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs } from "../workdir/prepare.js";
@@ -37,6 +38,7 @@ function refuseOwnedEnv(spec: CodexSpec): void {
       detail: "  drop them: every Codex run talks to the mock model only, with its own temp HOME; Codex settings go in spec.config",
     });
   }
+  checkSpecEnv("runCodex", spec.env, spec.unsafeEnv);
 }
 
 /** What the trace's source can say that the JSON stream doesn't. */
@@ -78,7 +80,7 @@ export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
       const dirs = prepareRunDirs({ files: spec.files, fixture: spec.fixture }, cwd, "runCodex");
       const codexHome = path.join(dirs.home, ".codex");
       mkdirSync(codexHome, { recursive: true });
-      const env = buildCodexEnv(process.env, spec.env, { home: dirs.home, codexHome, apiKey: mockRun.apiKey });
+      const env = buildCodexEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, codexHome, apiKey: mockRun.apiKey });
       return { dirs, args: buildCodexArgs(spec, { baseUrl: mock.url, mcpServers }), env };
     },
     readTrace(proc, dirs) {

@@ -39,8 +39,14 @@ export interface CodexSpec {
   readonly config?: Readonly<Record<string, unknown>>;
   /** Extra CLI arguments, after the harness's own. */
   readonly args?: readonly string[];
-  /** Extra environment for the CLI (and so for its commands). Cannot override the isolation variables. */
+  /**
+   * Extra environment for the CLI (and so for its commands): the only variables beyond the fixed
+   * allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation variables;
+   * proxy, code-injection and credential-looking names are refused unless `unsafeEnv`.
+   */
   readonly env?: Readonly<Record<string, string>>;
+  /** Let `env` pass proxy, code-injection and credential-looking variables (they can reach the trace and the model). @default false */
+  readonly unsafeEnv?: boolean;
   /** Kill the whole process tree after this long. @default 30000 */
   readonly timeoutMs?: number;
   /** How often Codex retries a failed request or a broken stream. @default 2 */
@@ -66,7 +72,7 @@ const CODEX_SPEC: SpecShape = {
   runner: "runCodex",
   noun: "a Codex spec",
   fields: [
-    "prompt", "script", "files", "fixture", "model", "sandbox", "mcpConfig", "config", "args", "env", "timeoutMs", "maxRetries", "keep", "codexPath",
+    "prompt", "script", "files", "fixture", "model", "sandbox", "mcpConfig", "config", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "codexPath",
     "mock", "reject", "cwd", "signal",
   ],
   rules: {

@@ -2,8 +2,9 @@
  * A Codex run's timeline turned into the same Trace a Claude Code run gives, so every check
  * reads both. `readCodexJsonl` does it for recorded `codex exec --json` output.
  */
-import { readFileSync } from "node:fs";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { readEventFile } from "../../src/io/read-bounded.js";
+import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../../src/trace/transcript.js";
 import type { FileChange, FileRecord, Reply, RunError, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../../src/trace/types.js";
 import { parseCodexEvents, type CodexEventOptions, type CodexEvents, type TimelineEntry } from "./events.js";
 
@@ -105,19 +106,19 @@ export function parseCodexJsonl(text: string, options: CodexEventOptions = {}): 
 
 /**
  * Read `codex exec --json` output from a file path, or parse it when given the text itself
- * (anything with a newline or starting with `{`). A missing file is a ProctorError naming the path.
+ * (anything with a newline or starting with `{`). The file is read within the same caps as
+ * `readTranscript`; a missing, unreadable or oversized file is a ProctorError naming the path.
  */
-export function readCodexJsonl(pathOrText: string, options: CodexEventOptions = {}): Trace {
+export function readCodexJsonl(pathOrText: string, options: CodexEventOptions & TranscriptLimits = {}): Trace {
+  if (typeof pathOrText !== "string") throw new ProctorError("INVALID_INPUT", `readCodexJsonl: expected a file path or the events text (a string); got ${typeof pathOrText}`);
   const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
   if (looksLikeText) return parseCodexJsonl(pathOrText, options);
-  let text: string;
-  try {
-    text = readFileSync(pathOrText, "utf8");
-  } catch (error) {
-    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read Codex events ${pathOrText}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      detail: "  pass the path of a file written by `codex exec --json … > run.jsonl`, or the text itself",
-      cause: error,
-    });
-  }
-  return parseCodexJsonl(text, options);
+  const { maxLineBytes, maxBytes, ...eventOptions } = options;
+  const limits = { maxLineBytes: maxLineBytes ?? TRANSCRIPT_LIMITS.maxLineBytes, maxBytes: maxBytes ?? TRANSCRIPT_LIMITS.maxBytes };
+  const text = readEventFile(pathOrText, limits, {
+    noun: "Codex events",
+    reader: "readCodexJsonl",
+    hint: "pass the path of a file written by `codex exec --json … > run.jsonl`, or the text itself",
+  });
+  return parseCodexJsonl(text, eventOptions);
 }

@@ -33,10 +33,10 @@ export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): st
   return args;
 }
 
-/** Scrubbed parent env + the spec's env + isolation and the one credential the run may use. */
-export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir">, apiKey: string): Record<string, string> {
+/** Allowlisted parent env + the spec's env + isolation and the one credential the run may use. */
+export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir" | "tmpDir">, apiKey: string): Record<string, string> {
   const vars = claudeVars({ configDir: dirs.configDir, apiKey, baseUrl: spec.baseUrl, maxRetries: spec.maxRetries ?? DEFAULT_EVAL_MAX_RETRIES });
-  return isolateEnv(parent, spec.env, dirs.home, vars);
+  return isolateEnv(parent, spec.env, { home: dirs.home, tmp: dirs.tmpDir }, vars);
 }
 
 /** The real API's words: no mock, so every API error is a fault, explained with what to do about it. */

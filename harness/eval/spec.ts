@@ -7,6 +7,7 @@ import { ProctorError } from "../../src/errors/proctor-error.js";
 import type { HarnessSpec } from "../claude/spec.js";
 import { validateSpec } from "../claude/spec.js";
 import { ownedVariables } from "../claude/env.js";
+import { checkSpecEnv } from "../run/env.js";
 
 /**
  * One run of the real `claude` binary against the real Anthropic API.
@@ -73,6 +74,7 @@ export function validateEvalSpec(spec: unknown): asserts spec is RunEvalSpec {
   }
   const owned = ownedVariables(rest.env as Record<string, string> | undefined);
   if (owned.length > 0) refuse("env", `sets ${owned.join(", ")}: the key goes in apiKey, the endpoint in baseUrl; HOME and the config dir are the run's own`);
+  checkSpecEnv("runEval", rest.env as Record<string, string> | undefined, rest.unsafeEnv as boolean | undefined);
   // The rest is a harness spec; validate it as one (a placeholder script stands in for the real model).
   try {
     validateSpec({ ...rest, script: {} });

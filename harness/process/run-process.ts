@@ -1,10 +1,16 @@
 /**
- * Running a child in its own process group, so a timeout, an abort or the parent's exit kills
+ * Running a child in its own process group, so a timeout, an abort or the parent's end kills
  * the whole tree (the CLI, its tools, hooks and MCP servers), never just the top process.
+ * Hand-written rather than execa: execa's `cleanup` and `forceKillAfterDelay` signal the child's
+ * pid only (and `cleanup` is off for detached children), while a run must kill its whole group
+ * and the tagged processes that left it.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { RUN_TAG_VAR, terminateRun, type RunProcesses } from "./group.js";
+import { dyingOfSignal, trackRun, untrackRun } from "./live.js";
+
+export { killTagged, RUN_TAG_VAR } from "./group.js";
 
 export interface ProcessOptions {
   readonly cwd: string;
@@ -29,76 +35,8 @@ export interface ProcessResult {
   readonly spawnError?: Error;
 }
 
-/** Runs still alive (group leader pid → tag), killed if the parent exits first. */
-const live = new Map<number, string>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const [pid, tag] of live) {
-      killGroup(pid, "SIGKILL");
-      killTagged(tag);
-    }
-  });
-}
-
-/** The variable every process of a run inherits, so strays that left its group can still be found. */
-export const RUN_TAG_VAR = "PROCTOR_RUN_TAG";
-
-/**
- * Kill every process whose environment carries this run's tag (Linux: /proc). Catches what a
- * group kill misses: tool commands the CLI starts in their own session, backgrounded jobs and
- * servers reparented to init once their parent exited.
- */
-export function killTagged(tag: string): number {
-  const needle = Buffer.from(`${RUN_TAG_VAR}=${tag}\0`);
-  let killed = 0;
-  for (let pass = 0; pass < 3; pass++) {
-    let names: string[];
-    try {
-      names = readdirSync("/proc");
-    } catch {
-      return killed; // no /proc: the group kill is all there is
-    }
-    let found = 0;
-    for (const name of names) {
-      if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-      let environ: Buffer;
-      try {
-        environ = readFileSync(`/proc/${name}/environ`);
-      } catch {
-        continue;
-      }
-      if (!environ.includes(needle)) continue;
-      try {
-        process.kill(Number(name), "SIGKILL");
-        found++;
-      } catch {
-        // already gone
-      }
-    }
-    killed += found;
-    if (found === 0) break;
-  }
-  return killed;
-}
-
-/** Grace between SIGTERM and SIGKILL when a tree is killed. */
-const KILL_GRACE_MS = 1_000;
-
 /** Run a command to completion or until the timeout, then make sure no process it started is left. */
 export function runProcess(command: string, args: readonly string[], options: ProcessOptions): Promise<ProcessResult> {
-  installExitHook();
   const started = performance.now();
   const limit = options.stderrLimit ?? 65_536;
   return new Promise((resolve) => {
@@ -111,12 +49,12 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     let spawnError: Error | undefined;
     let settled = false;
     const pid = child.pid;
-    if (pid !== undefined) live.set(pid, tag);
+    const group: RunProcesses | undefined = pid === undefined ? undefined : { pgid: pid, tag };
+    if (group) trackRun(group);
 
+    let terminating: Promise<void> | undefined;
     const terminate = () => {
-      if (pid === undefined) return;
-      killGroup(pid, "SIGTERM");
-      setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();
+      if (group) terminating ??= terminateRun(group);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -137,17 +75,19 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     child.stdin.on("error", () => undefined); // the child may exit before reading its input
     child.stdin.end(options.input ?? "");
 
-    const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+    const finish = async (exitCode: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      if (pid !== undefined) {
-        // Anything the run left behind (background commands, servers) goes with it.
-        killGroup(pid, "SIGKILL");
-        live.delete(pid);
+      const durationMs = performance.now() - started;
+      if (group) {
+        // Anything the run left behind (background commands, servers) goes with it: SIGTERM, then SIGKILL.
+        await (terminating ?? terminateRun(group));
+        untrackRun(group.pgid);
       }
-      killTagged(tag);
+      // The process is about to die of a signal: settling would only race its death with a rejection.
+      if (dyingOfSignal()) return;
       resolve({
         exitCode,
         signal,
@@ -155,20 +95,20 @@ export function runProcess(command: string, args: readonly string[], options: Pr
         stderr: stderr.slice(-limit),
         timedOut,
         aborted,
-        durationMs: performance.now() - started,
+        durationMs,
         ...(spawnError ? { spawnError } : {}),
       });
     };
     child.once("error", (error) => {
       spawnError = error;
-      finish(null, null);
+      void finish(null, null);
     });
     child.once("exit", (code, signal) => {
       // Grandchildren may still hold the pipes open; give the streams a moment, then stop waiting.
-      const fallback = setTimeout(() => finish(code, signal), 500);
+      const fallback = setTimeout(() => void finish(code, signal), 500);
       child.once("close", () => {
         clearTimeout(fallback);
-        finish(code, signal);
+        void finish(code, signal);
       });
     });
   });

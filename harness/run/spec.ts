@@ -37,6 +37,7 @@ const SHARED_RULES: Readonly<Record<string, FieldRule>> = {
   timeoutMs: [(v) => typeof v === "number" && v > 0 && Number.isFinite(v), "must be a positive number of milliseconds"],
   maxRetries: [(v) => Number.isInteger(v) && (v as number) >= 0, "must be a non-negative integer"],
   keep: [isBoolean, "must be a boolean"],
+  unsafeEnv: [isBoolean, "must be a boolean"],
   reject: [isBoolean, "must be a boolean"],
   cwd: [nonEmpty, "must be a directory path"],
   signal: [(v) => v instanceof AbortSignal, "must be an AbortSignal"],

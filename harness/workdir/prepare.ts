@@ -1,12 +1,13 @@
 /**
- * A fresh temp root per run: `work/` (the agent's cwd: fixture + files) and `home/` (its HOME, with
- * `home/.claude` as CLAUDE_CONFIG_DIR holding the spec's skills and agents), plus the settings and
- * MCP config files beside them. Nothing of the user's own config is visible to the run.
+ * A fresh temp root per run: `work/` (the agent's cwd: fixture + files), `home/` (its HOME, with
+ * `home/.claude` as CLAUDE_CONFIG_DIR holding the spec's skills and agents) and `tmp/` (its
+ * TMPDIR), plus the settings and MCP config files beside them. Nothing of the user's own config is visible to the run.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { trackDir, untrackDir } from "../process/live.js";
 import type { HarnessSpec, McpConfig } from "../claude/spec.js";
 
 export interface RunDirs {
@@ -14,33 +15,23 @@ export interface RunDirs {
   readonly workDir: string;
   readonly home: string;
   readonly configDir: string;
+  /** The run's TMPDIR: inside the root, so the agent's temp files (and the CLI's own) go with it. */
+  readonly tmpDir: string;
   readonly settingsFile?: string;
   readonly mcpConfigFile?: string;
   /** Servers named by the MCP config (for the default approvals). */
   readonly mcpServers: readonly string[];
 }
 
-/** Temp roots not yet removed, removed if the process exits first (unless kept). */
-const pending = new Set<string>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const root of pending) rmSync(root, { recursive: true, force: true });
-  });
-}
-
 /** Remove a run's temp root now. */
 export function removeRunDirs(root: string): void {
-  pending.delete(root);
+  untrackDir(root);
   rmSync(root, { recursive: true, force: true });
 }
 
 /** Stop tracking a root that the caller asked to keep. */
 export function keepRunDirs(root: string): void {
-  pending.delete(root);
+  untrackDir(root);
 }
 
 function readMcpConfig(value: McpConfig | string, cwd: string, caller: string): { text: string; servers: string[] } {
@@ -61,14 +52,16 @@ export type RunDirsSpec = Pick<HarnessSpec, "files" | "fixture" | "settings" | "
 
 /** Create the run's temp root and fill it from the spec. Throws INVALID_INPUT, naming `caller`, for a bad fixture path. */
 export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarness"): RunDirs {
-  installExitHook();
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), "proctor-run-")));
-  pending.add(root);
+  // Removed with this process, however it ends, unless cleanup() or keep comes first.
+  trackDir(root);
   try {
     const workDir = path.join(root, "work");
     const home = path.join(root, "home");
     const configDir = path.join(home, ".claude");
+    const tmpDir = path.join(root, "tmp");
     mkdirSync(configDir, { recursive: true });
+    mkdirSync(tmpDir);
     if (spec.fixture) {
       const from = path.resolve(cwd, spec.fixture);
       let isDir = false;
@@ -106,7 +99,7 @@ export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarn
       writeFileSync(mcpConfigFile, text);
       mcpServers = servers;
     }
-    return { root, workDir, home, configDir, settingsFile, mcpConfigFile, mcpServers };
+    return { root, workDir, home, configDir, tmpDir, settingsFile, mcpConfigFile, mcpServers };
   } catch (error) {
     removeRunDirs(root);
     throw error;

@@ -1,7 +1,8 @@
 /** Reading and writing baseline files: sorted keys and two-space indent, so a baseline's git diff shows only what changed. */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { createBaseline, parseBaseline, validateBaseline, type Baseline } from "./format.js";
 
@@ -9,12 +10,14 @@ import { createBaseline, parseBaseline, validateBaseline, type Baseline } from "
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value === "object" && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
+    // fromEntries defines own keys, `__proto__` included (a tool input may have one); assigning would set the prototype instead.
+    const entries = Object.keys(value)
+      .sort()
+      .flatMap((key) => {
+        const v = (value as Record<string, unknown>)[key];
+        return v === undefined ? [] : [[key, sortKeys(v)] as const];
+      });
+    return Object.fromEntries(entries);
   }
   return value;
 }
@@ -28,7 +31,7 @@ export function stringifySorted(value: unknown): string {
 export function readBaseline(file: string): Baseline {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ProctorError("BASELINE_INVALID", `cannot read the baseline ${file}: ${code ?? (error as Error).message}`, {

@@ -1,15 +1,15 @@
 /** Checks from a JSON file: the form `proctor check`, `proctor show --checks` and the promptfoo bridge share. */
-import { readFileSync } from "node:fs";
 import type { Check } from "../../src/checks/check.js";
 import { checksFromJSON } from "../../src/checks/from-json.js";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import type { Trace } from "../../src/trace/types.js";
 
 /** Read and rebuild a JSON array of checks; errors name the file and the bad field. */
 export function readChecksFile(file: string): Check<Trace>[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read checks file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -2,8 +2,8 @@
  * Measure reports from files, in every shape proctor writes them: one CheckReport, a JSON array of
  * them (`proctor run --json`), or a baseline (its reports). Each is validated; errors name the file.
  */
-import { readFileSync } from "node:fs";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import { validateCheckReport } from "../../src/measure/schema.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { BASELINE_FORMAT, validateBaseline } from "../baseline/format.js";
@@ -22,7 +22,7 @@ export function readReportFiles(files: readonly string[]): CheckReport[] {
   return files.flatMap((file) => {
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = readTextWithin(file, JSON_FILE_LIMITS);
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }

@@ -2,10 +2,11 @@
  * Every viewer and bridge accepts either a Trace (JSON, as `proctor trace` or a harness writes it)
  * or a raw stream-json transcript; this decides which one it was handed, once.
  */
-import { readFileSync } from "node:fs";
+import { readTextWithin } from "../../src/io/read-bounded.js";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { validateTrace } from "../../src/trace/schema.js";
-import { parseTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
+import { isSessionLog, readTranscriptFiles } from "../../src/trace/session-log.js";
+import { parseSessionLog, parseTranscript, readTranscript, requireTranscriptEvents, TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
 
 /** True for a value shaped like a Trace (so it is validated as one, not parsed as a transcript). */
@@ -34,15 +35,19 @@ export function traceFromText(text: string, where = "input"): Trace {
       }
     }
   }
-  return parseTranscript(text);
+  return isSessionLog(text) ? readTranscript(text) : parseTranscript(text);
 }
 
 /** Read a Trace JSON file or a stream-json transcript from disk. */
 export function readTraceFile(path: string): Trace {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A session folder, or a session log with its subagents' logs beside it, reads as one.
+    const files = readTranscriptFiles(path, (file) => readTextWithin(file, TRANSCRIPT_LIMITS));
+    if (files.subagents) return parseSessionLog(files.text, files.subagents, files.file);
+    text = files.text;
   } catch (error) {
+    if (error instanceof ProctorError) throw error;
     throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       detail: "  pass a Trace JSON file (proctor trace FILE > trace.json) or a claude stream-json transcript",
       cause: error,

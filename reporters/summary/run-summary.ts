@@ -2,6 +2,8 @@
  * The readable end of `proctor run`: per eval, each check's rate with its interval, ✓/✗ against its
  * minimum (measure's gate decided which), errored trials, cost — then one line for the whole run.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { formatRate, type ThresholdRow } from "../../src/measure/thresholds.js";
 import type { EvalOutcome } from "../../src/eval/run-evals.js";
 import { createPalette, shouldColour, type Palette } from "../trace-view/colour.js";
@@ -18,11 +20,23 @@ function rowLine(row: ThresholdRow | undefined, rate: string, label: string, wid
   return row.pass ? `    ${p.green("✓")} ${name}  ${rate}  ${p.dim(`≥ ${pct(row.min!)}${by}`)}` : `    ${p.red("✗")} ${name}  ${rate}  ${p.red(`< ${pct(row.min!)}${by}`)}`;
 }
 
+/** Tiers where no real model answered: the CLI prices the mock's token counts, which no one paid. */
+const MODEL_FREE = new Set(["mock", "replay"]);
+const isFree = (o: EvalOutcome) => o.tier !== undefined && MODEL_FREE.has(o.tier);
+
+/** What an eval spent: dollars for the real tier, "$0 (mock)" and its tokens for the mock and replay tiers. */
+function spent(o: EvalOutcome): string | undefined {
+  const r = o.report;
+  if (!r) return undefined;
+  if (!isFree(o)) return `$${r.usage.costUsd.toFixed(4)}`;
+  return `$0 (mock) · ${(r.usage.inputTokens + r.usage.outputTokens).toLocaleString("en-US")} tokens`;
+}
+
 /** One eval's block. */
 function renderOutcome(o: EvalOutcome, p: Palette): string[] {
   const r = o.report;
   const mark = { passed: p.green("✓"), failed: p.red("✗"), skipped: p.yellow("⊘"), incomplete: p.yellow("◌"), partial: p.blue("◐"), "not-run": p.dim("–") }[o.status];
-  const facts = [o.tier, r && `${r.trials.completed + r.trials.errored}/${r.trials.planned} trials`, r && `$${r.usage.costUsd.toFixed(4)}`, r && `${(r.timing.wallMs / 1000).toFixed(1)} s`].filter(Boolean).join(" · ");
+  const facts = [o.tier, r && `${r.trials.completed + r.trials.errored}/${r.trials.planned} trials`, spent(o), r && `${(r.timing.wallMs / 1000).toFixed(1)} s`].filter(Boolean).join(" · ");
   const lines = [`${mark} ${p.bold(o.definition.name)}${facts ? `  ${p.dim(facts)}` : ""}`];
   if (o.note) lines.push(`    ${p.dim(o.note)}`);
   if (!r) return lines;
@@ -57,8 +71,32 @@ export function renderRunSummary(outcomes: readonly EvalOutcome[], options: { co
   if (count("incomplete")) parts.push(p.yellow(`${count("incomplete")} incomplete`));
   if (count("partial")) parts.push(`${count("partial")} partial (shard)`);
   if (count("not-run")) parts.push(`${count("not-run")} not run`);
-  const cost = outcomes.reduce((sum, o) => sum + (o.report?.usage.costUsd ?? 0), 0);
+  const paid = outcomes.filter((o) => o.report && !isFree(o));
+  const cost = paid.reduce((sum, o) => sum + (o.report?.usage.costUsd ?? 0), 0);
+  const money = paid.length === 0 ? "$0 (mock)" : `$${cost.toFixed(4)}`;
   const ms = outcomes.reduce((sum, o) => sum + (o.report?.timing.wallMs ?? 0), 0);
-  out.push(`${p.bold(`${outcomes.length} eval${outcomes.length === 1 ? "" : "s"}`)}: ${parts.join(", ")} · $${cost.toFixed(4)} · ${(ms / 1000).toFixed(1)} s`);
+  out.push(`${p.bold(`${outcomes.length} eval${outcomes.length === 1 ? "" : "s"}`)}: ${parts.join(", ")} · ${money} · ${(ms / 1000).toFixed(1)} s`);
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * From a red ✗ to its cause in one step: for each failed check, the `proctor show` line that opens
+ * its first failing trial (kept by `proctor run --traces DIR`) with the checks beside their calls.
+ */
+export function renderTraceHints(outcomes: readonly EvalOutcome[], dirOf: (evalName: string) => string): string {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    const r = o.report;
+    if (!r) continue;
+    const dir = dirOf(o.definition.name);
+    const checks = join(dir, "checks.json");
+    for (const c of r.checks) {
+      const trial = c.failures[0]?.trial;
+      if (trial === undefined) continue;
+      const file = join(dir, `trial-${trial}.json`);
+      if (!existsSync(file)) continue;
+      lines.push(`  ✗ ${c.label} — npx proctor show ${file}${existsSync(checks) ? ` --checks ${checks}` : ""}`);
+    }
+  }
+  return lines.length ? `open the first failing trial of each check:\n${lines.join("\n")}\n` : "";
 }

@@ -2,16 +2,14 @@
  * Agent text goes into terminals, XML and HTML: strip what would corrupt them (ANSI escapes,
  * characters XML 1.0 forbids) before a reporter writes it.
  */
-
-// CSI sequences, OSC sequences (BEL or ST terminated) and two-character escapes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+import { stripVTControlCharacters } from "node:util";
 
 // Everything outside XML 1.0's Char production; with the `u` flag lone surrogates match too.
 const NOT_XML_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Remove ANSI colour and cursor escapes (agents' tool results are often coloured). */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, "");
+  return stripVTControlCharacters(text);
 }
 
 /** Text safe for an XML document: ANSI stripped, forbidden characters (NUL, lone surrogates, …) dropped. */

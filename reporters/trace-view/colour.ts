@@ -1,4 +1,7 @@
 /** Terminal colour that respects NO_COLOR, FORCE_COLOR and whether the output is a terminal. */
+import { styleText } from "node:util";
+
+type StyleFormat = Parameters<typeof styleText>[0];
 
 /** A palette: each function wraps text, or returns it unchanged when colour is off. */
 export interface Palette {
@@ -25,16 +28,17 @@ export function shouldColour(stream: { readonly isTTY?: boolean } = process.stdo
 
 /** Build the palette; `enabled: false` gives identity functions so the text is plain. */
 export function createPalette(enabled: boolean): Palette {
-  const wrap = (open: number, close: number) => (enabled ? (text: string) => `\x1b[${open}m${text}\x1b[${close}m` : (text: string) => text);
+  // The decision is shouldColour's (it knows the stream written to); styleText only draws.
+  const wrap = (format: StyleFormat) => (enabled ? (text: string) => styleText(format, text, { validateStream: false }) : (text: string) => text);
   return {
     enabled,
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-    blue: wrap(34, 39),
-    magenta: wrap(35, 39),
-    cyan: wrap(36, 39),
+    bold: wrap("bold"),
+    dim: wrap("dim"),
+    red: wrap("red"),
+    green: wrap("green"),
+    yellow: wrap("yellow"),
+    blue: wrap("blue"),
+    magenta: wrap("magenta"),
+    cyan: wrap("cyan"),
   };
 }

@@ -3,6 +3,8 @@
  * JSON. The same evaluation feeds `expect` (strict), `measure` (scored), the test-runner plugins
  * and every reporter — one evaluator, many renderers.
  */
+import { isProctorError } from "../errors/proctor-error.js";
+import { loadShellParser } from "../effects/bash/parser.js";
 import { encodeValue, formatValue } from "../match/codec.js";
 import type { Trace } from "../trace/types.js";
 import { requireTarget, TRACE_TARGET, type CheckTarget } from "./targets.js";
@@ -25,6 +27,15 @@ export interface CheckResult {
   readonly actual?: unknown;
   /** Index into `trace.toolCalls` of the call this result is about, when there is one. */
   readonly callIndex?: number;
+  /** A model-graded check's grading: what the judge was asked, what it answered, what it cost (apart from the agent's cost). */
+  readonly judge?: JudgeRecord;
+}
+
+/** What a judge was asked and answered, kept with the verdict it produced. */
+export interface JudgeRecord {
+  readonly prompt?: string;
+  readonly answer?: string;
+  readonly costUsd?: number;
 }
 
 /** A check's serialised form: `{"kind": …, …the factory's parameters by name}`. */
@@ -37,6 +48,11 @@ export interface CheckJSON {
 export interface Check<T> {
   readonly kind: string;
   readonly label: string;
+  /**
+   * Work the evaluation needs that cannot be synchronous (a model judge's grading), done once per
+   * target before `eval` by `evaluateChecks`, `measure` and the CLI.
+   */
+  readonly prepare?: (target: T) => Promise<void>;
   /** Evaluate against a result. Pure: no I/O, no clock. */
   eval(target: T): CheckResult;
   /** The JSON form (RegExps as `{"$regex","$flags"}`); `checkFromJSON` rebuilds it. */
@@ -51,6 +67,7 @@ export interface Verdict {
   readonly expected?: unknown;
   readonly actual?: unknown;
   readonly callIndex?: number;
+  readonly judge?: JudgeRecord;
 }
 
 /**
@@ -63,7 +80,7 @@ export function defineCheck<T>(
   kind: string,
   params: Record<string, unknown>,
   evaluate: (target: T) => Verdict,
-  options: { label?: string; json?: () => CheckJSON; target?: CheckTarget } = {},
+  options: { label?: string; json?: () => CheckJSON; prepare?: (target: T) => Promise<void>; target?: CheckTarget } = {},
 ): Check<T> {
   const json = Object.freeze({ kind, ...(encodeValue(params) as Record<string, unknown>) }) as CheckJSON;
   const label = options.label ?? labelOf(kind, params);
@@ -76,6 +93,8 @@ export function defineCheck<T>(
       try {
         verdict = evaluate(target);
       } catch (error) {
+        // Not a verdict: the caller must load the parser first (or use evaluateChecks).
+        if (isProctorError(error) && error.code === "SHELL_PARSER_NOT_LOADED") throw error;
         const reason = error instanceof Error ? error.message : String(error);
         return { kind, label, pass: false, score: 0, message: `${label} threw while evaluating: ${reason}` };
       }
@@ -83,6 +102,7 @@ export function defineCheck<T>(
       return { kind, label, ...verdict, score };
     },
     toJSON: options.json ?? (() => json),
+    ...(options.prepare ? { prepare: options.prepare } : {}),
   });
 }
 
@@ -91,7 +111,7 @@ export function defineTraceCheck(
   kind: string,
   params: Record<string, unknown>,
   evaluate: (trace: Trace) => Verdict,
-  options: { label?: string; json?: () => CheckJSON } = {},
+  options: { label?: string; json?: () => CheckJSON; prepare?: (trace: Trace) => Promise<void> } = {},
 ): Check<Trace> {
   return defineCheck<Trace>(kind, params, evaluate, { ...options, target: TRACE_TARGET });
 }
@@ -107,4 +127,20 @@ function labelOf(kind: string, params: Record<string, unknown>): string {
 /** Evaluate every check against a target, in order. Pure — the shared core of `expect` and `measure`. */
 export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResult[] {
   return checks.map((check) => check.eval(target));
+}
+
+/**
+ * `evalChecks` for async callers: runs each check's asynchronous preparation (a model judge's
+ * grading), and loads the shell parser when a check turns out to need it (`purity`, skill
+ * contracts), so nothing pays for it that does not classify a shell command.
+ */
+export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
+  await Promise.all(checks.map((check) => check.prepare?.(target)));
+  try {
+    return evalChecks(target, checks);
+  } catch (error) {
+    if (!isProctorError(error) || error.code !== "SHELL_PARSER_NOT_LOADED") throw error;
+    await loadShellParser();
+    return evalChecks(target, checks);
+  }
 }

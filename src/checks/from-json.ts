@@ -20,6 +20,7 @@ import { judged } from "./judged.js";
 import { trajectory, type TrajectoryOptions } from "./trajectory.js";
 import { allowed, blocked } from "./hook-result.js";
 import { advertised } from "./advertised.js";
+import { replayMatches } from "./replay.js";
 import { lethalTrifecta, purity, toolStatus } from "./safety.js";
 import { skillContractProblem, skillPurity, skillTools } from "../contracts/skill-scope.js";
 
@@ -145,6 +146,7 @@ const BUILDERS = new Map<string, Builder>([
   ["blocked", () => blocked()],
   ["allowed", () => allowed()],
   ["advertised", (r) => advertised(r.string("name"))],
+  ["replayMatches", (r) => replayMatches({ ignore: (r.optional("ignore", r.strings) ?? []) as never })],
   ["toolStatus", (r) => toolStatus(r.string("name"), r.string("status") as never)],
   ["purity", (r) => purity(r.string("level") as never)],
   ["lethalTrifecta", (r) => lethalTrifecta(r.optional("tools", r.strings))],

@@ -4,18 +4,59 @@ import { defineCheck, defineTraceCheck, type Check, type CheckJSON } from "./che
 import { quote } from "./describe.js";
 import { InvalidCheckError, requireName, requireNumber } from "./validate.js";
 
-/** A judge grades `output` against a `rubric` → score in [0,1]. */
-export type JudgeFn = (opts: { output: string; rubric: string; threshold?: number }) => {
+/** A judge's grading of one output. */
+export interface JudgeVerdict {
   score: number;
   pass: boolean;
   reason?: string;
-};
+  /** What the judge was asked (kept in the CheckResult). */
+  prompt?: string;
+  /** What the judge answered, verbatim. */
+  answer?: string;
+  /** What grading cost, reported apart from the agent's cost. */
+  costUsd?: number;
+}
+
+/** What a judge is given: the run's final output, the rubric, and (for judges that read them) the run's tool calls. */
+export interface JudgeInput {
+  output: string;
+  rubric: string;
+  threshold?: number;
+  /** `name(input)` per call, in order. */
+  calls?: readonly string[];
+}
+
+/**
+ * A judge grades `output` against a `rubric` → score in [0,1]. Synchronous judges work
+ * everywhere; an asynchronous one (a model call, like `claudeJudge` from proctor/harness) is
+ * awaited by `evaluateChecks`, `measure` and `proctor run`/`check`, which grade before evaluating.
+ */
+export type JudgeFn = (opts: JudgeInput) => JudgeVerdict | Promise<JudgeVerdict>;
 
 let defaultJudge: JudgeFn | undefined;
 
-/** Install the judge `judged()` uses when none is passed (e.g. a model-backed one in an eval setup file). */
+/** Install the judge `judged()` uses when none is passed (e.g. `setDefaultJudge(claudeJudge())` in an eval file). */
 export function setDefaultJudge(judge: JudgeFn | undefined): void {
   defaultJudge = judge;
+}
+
+/** The judge `judged()` falls back to, if one is installed. */
+export function getDefaultJudge(): JudgeFn | undefined {
+  return defaultJudge;
+}
+
+/** Gradings already made, per Trace and rubric: a check is graded once, however often it is evaluated. */
+const graded = new WeakMap<object, Map<string, JudgeVerdict | Error>>();
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === "function";
+
+function judgeInput(trace: Trace, rubric: string, min: number | undefined): JudgeInput {
+  return {
+    output: trace.output ?? "",
+    rubric,
+    ...(min !== undefined ? { threshold: min } : {}),
+    calls: trace.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.input)})`),
+  };
 }
 
 /**
@@ -31,22 +72,64 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
   if (opts.judge !== undefined && typeof opts.judge !== "function") throw new InvalidCheckError("judged", "judge", "must be a function", opts.judge);
   const params = { rubric, min: opts.min };
   const json: CheckJSON = opts.judge ? { kind: "judged", rubric, min: opts.min, judge: "custom" } : { kind: "judged", ...params };
+  const key = `${rubric}\u0000${opts.min ?? ""}`;
+  const cached = (trace: Trace) => graded.get(trace)?.get(key);
+  const remember = (trace: Trace, v: JudgeVerdict | Error) => {
+    let m = graded.get(trace);
+    if (!m) graded.set(trace, (m = new Map()));
+    m.set(key, v);
+  };
   return defineTraceCheck(
     "judged",
     params,
     (trace) => {
       const judge = opts.judge ?? defaultJudge;
-      if (!judge) return { pass: false, message: "no judge configured: pass judged(rubric, { judge }) or call setDefaultJudge(fn)", expected: rubric };
+      if (!judge) {
+        return {
+          pass: false,
+          message: "no judge configured: pass judged(rubric, { judge }), call setDefaultJudge(fn), or setDefaultJudge(claudeJudge()) from proctor/harness for the built-in one",
+          expected: rubric,
+        };
+      }
       if (trace.output === undefined) return { pass: false, message: "nothing to judge: the run produced no final output", expected: rubric };
-      const verdict = judge({ output: trace.output, rubric, threshold: opts.min });
+      let verdict = cached(trace);
+      if (verdict === undefined) {
+        const answer = judge(judgeInput(trace, rubric, opts.min));
+        if (isThenable(answer)) {
+          (answer as Promise<unknown>).catch(() => undefined); // graded again, awaited, where it can be
+          return {
+            pass: false,
+            message: "this judge answers asynchronously, and nothing awaited it: evaluate with evaluateChecks(), measure() or proctor run/check, which grade before they evaluate",
+            expected: rubric,
+          };
+        }
+        verdict = answer;
+      }
+      if (verdict instanceof Error) return { pass: false, message: `the judge failed: ${verdict.message}`, expected: rubric };
+      const record = { ...(verdict.prompt !== undefined ? { prompt: verdict.prompt } : {}), ...(verdict.answer !== undefined ? { answer: verdict.answer } : {}), ...(verdict.costUsd !== undefined ? { costUsd: verdict.costUsd } : {}) };
+      const judgeField = Object.keys(record).length ? { judge: record } : {};
       const score = Math.min(1, Math.max(0, Number(verdict.score)));
-      const pass = opts.min === undefined ? Boolean(verdict.pass) : score >= opts.min;
+      if (!Number.isFinite(score) || typeof verdict.pass !== "boolean") {
+        return { pass: false, message: `the judge answered ${JSON.stringify({ score: verdict.score, pass: verdict.pass })}; a verdict needs a boolean pass and a score in 0..1`, expected: rubric, ...judgeField };
+      }
+      const pass = opts.min === undefined ? verdict.pass : score >= opts.min;
       const why = verdict.reason ? `: ${verdict.reason}` : "";
       return pass
-        ? { pass, score, message: `judged ${score.toFixed(2)} against the rubric${why}` }
-        : { pass, score, message: `judged ${score.toFixed(2)}${opts.min !== undefined ? ` < ${opts.min}` : ""} against ${quote(rubric, 80)}${why}`, expected: rubric, actual: trace.output };
+        ? { pass, score, message: `judged ${score.toFixed(2)} against the rubric${why}`, ...judgeField }
+        : { pass, score, message: `judged ${score.toFixed(2)}${opts.min !== undefined ? ` < ${opts.min}` : ""} against ${quote(rubric, 80)}${why}`, expected: rubric, actual: trace.output, ...judgeField };
     },
-    { json: () => Object.fromEntries(Object.entries(json).filter(([, v]) => v !== undefined)) as CheckJSON },
+    {
+      json: () => Object.fromEntries(Object.entries(json).filter(([, v]) => v !== undefined)) as CheckJSON,
+      async prepare(trace) {
+        const judge = opts.judge ?? defaultJudge;
+        if (!judge || trace.output === undefined || cached(trace) !== undefined) return;
+        try {
+          remember(trace, await judge(judgeInput(trace, rubric, opts.min)));
+        } catch (error) {
+          remember(trace, error instanceof Error ? error : new Error(String(error)));
+        }
+      },
+    },
   );
 }
 

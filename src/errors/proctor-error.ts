@@ -18,7 +18,8 @@ export type ProctorErrorCode =
   | "POLICY_INVALID"
   | "REPORT_INVALID"
   | "EVAL_SKIPPED"
-  | "EVAL_INCOMPLETE";
+  | "EVAL_INCOMPLETE"
+  | "SHELL_PARSER_NOT_LOADED";
 
 /**
  * The one error family proctor throws. Branded with a global symbol so `isProctorError` works

@@ -5,6 +5,7 @@
  */
 import type { HarnessSpec } from "../../harness/claude/spec.js";
 import type { RunEvalSpec } from "../../harness/eval/spec.js";
+import type { ReplaySpec } from "../../harness/replay/run-replay.js";
 import type { Check } from "../checks/check.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import type { TrialContext } from "../measure/measure.js";
@@ -19,6 +20,12 @@ export type MockSpec = Omit<HarnessSpec, "signal" | "mock">;
 /** The real-API tier: a runEval spec (a harness spec without the script, plus apiKey, baseUrl, maxBudgetUsd) — the real model answers. */
 export type RealSpec = Omit<RunEvalSpec, "signal">;
 
+/**
+ * The replay tier: a recording replayed on the real binary with the mock saying what the recorded
+ * model said (`runReplay`). A string is the recording's path, relative to the eval file.
+ */
+export type ReplayTierSpec = string | Omit<ReplaySpec, "signal" | "mock">;
+
 /** A spec, or a function of the trial that returns one. */
 export type PerTrial<S> = S | ((context: TrialContext) => S);
 
@@ -29,6 +36,8 @@ export interface EvalSpec {
   readonly description?: string;
   /** Run each trial through the real claude binary against the scripted mock model (offline, free). */
   readonly mock?: PerTrial<MockSpec>;
+  /** Replay a recorded run on the real claude binary (offline, free): today's hooks and plugins against yesterday's model turns. */
+  readonly replay?: PerTrial<ReplayTierSpec>;
   /** Run each trial through the real claude binary against the real API (needs ANTHROPIC_API_KEY; costs money). */
   readonly real?: PerTrial<RealSpec>;
   /** Or produce each trial's Trace yourself (recorded transcripts, another agent, …). */
@@ -59,11 +68,11 @@ export interface EvalDefinition extends EvalSpec {
   readonly thresholds: Thresholds;
   readonly seed: number | string;
   /** The tiers this eval can run on. */
-  readonly tiers: readonly ("mock" | "real" | "run")[];
+  readonly tiers: readonly ("mock" | "replay" | "real" | "run")[];
 }
 
 const BRAND = Symbol.for("proctor.eval");
-const FIELDS = new Set(["name", "description", "mock", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget"]);
+const FIELDS = new Set(["name", "description", "mock", "replay", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget"]);
 
 /** True for a value made by `defineEval` (from any copy of proctor). */
 export function isEvalDefinition(value: unknown): value is EvalDefinition {
@@ -83,10 +92,14 @@ export function defineEval(spec: EvalSpec): EvalDefinition {
   const name = spec.name;
   if (typeof name !== "string" || name.trim() === "") throw new ProctorError("INVALID_INPUT", `defineEval: name must be a non-empty string; got ${JSON.stringify(name)}`);
   for (const key of Object.keys(spec)) if (!FIELDS.has(key)) bad(name, key, `is not a field of an eval (fields: ${[...FIELDS].join(", ")})`);
-  const tiers: ("mock" | "real" | "run")[] = [];
+  const tiers: ("mock" | "replay" | "real" | "run")[] = [];
   if (spec.mock !== undefined) {
     if (!isSpecLike(spec.mock)) bad(name, "mock", "must be a harness spec { prompt, script, … } or a function of the trial returning one", spec.mock);
     tiers.push("mock");
+  }
+  if (spec.replay !== undefined) {
+    if (typeof spec.replay !== "string" && !isSpecLike(spec.replay)) bad(name, "replay", "must be a recording path, a spec { recording, plugins, … } or a function of the trial returning one", spec.replay);
+    tiers.push("replay");
   }
   if (spec.real !== undefined) {
     if (!isSpecLike(spec.real)) bad(name, "real", "must be a spec { prompt, … } or a function of the trial returning one", spec.real);
@@ -95,7 +108,7 @@ export function defineEval(spec: EvalSpec): EvalDefinition {
   }
   if (spec.run !== undefined) {
     if (typeof spec.run !== "function") bad(name, "run", "must be a function (trial, context) => Trace", spec.run);
-    if (tiers.length > 0) bad(name, "run", "cannot be combined with mock or real: give one way to produce a trial");
+    if (tiers.length > 0) bad(name, "run", "cannot be combined with mock, replay or real: give one way to produce a trial");
     tiers.push("run");
   }
   if (tiers.length === 0) bad(name, "mock/real/run", "— give at least one: mock: { prompt, script }, real: { prompt }, or run: (trial) => trace");

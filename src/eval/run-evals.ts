@@ -3,6 +3,7 @@
  * with measure's thresholds. The tiers themselves (what spawns claude) are passed in, so this
  * module stays free of processes: the CLI wires the harness in.
  */
+import { join } from "node:path";
 import type { TrialContext } from "../measure/measure.js";
 import { measure } from "../measure/measure.js";
 import type { ProgressOptions } from "../measure/progress.js";
@@ -12,7 +13,7 @@ import { evaluateThresholds, type ThresholdVerdict } from "../measure/thresholds
 import type { CheckReport, ShardSpec } from "../measure/types.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
-import type { EvalDefinition, MockSpec, PerTrial, RealSpec } from "./define.js";
+import type { EvalDefinition, MockSpec, PerTrial, RealSpec, ReplayTierSpec } from "./define.js";
 
 /** One way to turn a spec into a Trace (the mock-model harness, the real API). */
 export interface TierRunner<S> {
@@ -27,16 +28,17 @@ export interface TierRunner<S> {
 /** The tiers a run can use. */
 export interface EvalTiers {
   readonly mock?: TierRunner<MockSpec>;
+  readonly replay?: TierRunner<ReplayTierSpec>;
   readonly real?: TierRunner<RealSpec>;
 }
 
-export type TierChoice = "auto" | "mock" | "real";
-export type Tier = "mock" | "real" | "run";
+export type TierChoice = "auto" | "mock" | "replay" | "real";
+export type Tier = "mock" | "replay" | "real" | "run";
 
 /** Options of `runEvals`. */
 export interface RunEvalsOptions {
   readonly tiers: EvalTiers;
-  /** `auto`: the mock tier when an eval has one, else real, else its run function. @default "auto" */
+  /** `auto`: the mock tier when an eval has one, else replay, else real, else its run function. @default "auto" */
   readonly tier?: TierChoice;
   /** Override every eval's trial count. */
   readonly trials?: number;
@@ -46,6 +48,8 @@ export interface RunEvalsOptions {
   readonly shard?: string | ShardSpec;
   /** A cost cap for the whole run, shared by the evals in order. */
   readonly budgetUsd?: number;
+  /** Keep trials' Traces under `dir/<eval>/trial-N.json` (failing ones, or all) for `proctor show`. */
+  readonly traces?: { readonly dir: string; readonly keep?: "failing" | "all" };
   readonly progress?: boolean | "auto" | ProgressOptions;
   readonly signal?: AbortSignal;
   /** Called before each eval starts. */
@@ -70,7 +74,8 @@ export function chooseTier(definition: EvalDefinition, choice: TierChoice): Tier
   if (has("run")) return "run";
   if (choice === "mock") return has("mock") ? "mock" : { notRun: "it has no mock tier (run with --real)" };
   if (choice === "real") return has("real") ? "real" : { notRun: "it has no real tier (run with --mock)" };
-  return has("mock") ? "mock" : "real";
+  if (choice === "replay") return has("replay") ? "replay" : { notRun: "it has no replay tier" };
+  return has("mock") ? "mock" : has("replay") ? "replay" : "real";
 }
 
 const resolveSpec = <S>(spec: PerTrial<S>, context: TrialContext): S => (typeof spec === "function" ? (spec as (c: TrialContext) => S)(context) : spec);
@@ -97,7 +102,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     if (!runner) throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)} needs the ${tier} tier, which is not available in this run`);
     const why = runner.unavailable?.();
     if (why) throw new ProctorError(tier === "real" ? "NO_API_KEY" : "INVALID_INPUT", `eval ${JSON.stringify(definition.name)} runs on the ${tier} tier, but ${why}`);
-    const spec = definition[tier] as PerTrial<MockSpec & RealSpec>;
+    const spec = definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>;
     try {
       runner.validate?.(resolveSpec(spec, previewContext(definition)), definition);
     } catch (error) {
@@ -124,7 +129,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     const run =
       tier === "run"
         ? definition.run!
-        : (_trial: number, context: TrialContext) => runner!.run(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec>, context), context, definition);
+        : (_trial: number, context: TrialContext) => runner!.run(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>, context), context, definition);
     const budget = remaining === undefined ? definition.budget : { ...definition.budget, maxUsd: Math.min(remaining, definition.budget?.maxUsd ?? Infinity) };
     const report = await measure({
       name: definition.name,
@@ -140,6 +145,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       ...(budget ? { budget } : {}),
       ...(shard ? { shard } : {}),
       progress: options.progress ?? "auto",
+      ...(options.traces ? { traces: { ...options.traces, dir: tracesDirOf(options.traces.dir, definition.name) } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     spent += report.usage.costUsd;
@@ -152,4 +158,9 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     outcomes.push({ definition, tier, report, verdict, status: verdict.status });
   }
   return outcomes;
+}
+
+/** Where one eval's kept Traces go: its name as a folder name. */
+export function tracesDirOf(dir: string, evalName: string): string {
+  return join(dir, evalName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "eval");
 }

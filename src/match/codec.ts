@@ -14,11 +14,8 @@ export interface RegexJSON {
 export function encodeValue(value: unknown): unknown {
   if (value instanceof RegExp) return value.flags ? { $regex: value.source, $flags: value.flags } : { $regex: value.source };
   if (Array.isArray(value)) return value.map(encodeValue);
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = encodeValue(v);
-    return out;
-  }
+  // fromEntries defines own keys, `__proto__` included; assigning would set the prototype instead.
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (v === undefined ? [] : [[k, encodeValue(v)]])));
   return value;
 }
 

@@ -4,9 +4,11 @@
  * intervals. Errored trials are counted and listed, never passes; memory stays flat in N.
  */
 import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pLimit, { type LimitFunction } from "p-limit";
-import { evalChecks, type Check } from "../checks/check.js";
+import { evaluateChecks, type Check } from "../checks/check.js";
 import { isProctorError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { PROCTOR_VERSION } from "../version.js";
@@ -58,6 +60,11 @@ export interface MeasureOptions<T = Trace> {
   readonly shard?: string | ShardSpec;
   /** Stream every Trace (and every trial error) to this JSONL file as trials finish. */
   readonly keepTraces?: string;
+  /**
+   * Write trials' Traces as `DIR/trial-N.json` (the failing ones, or all), with the checks as
+   * `DIR/checks.json` when they serialise — so a failing trial opens with `proctor show`.
+   */
+  readonly traces?: { readonly dir: string; readonly keep?: "failing" | "all" };
   /** Progress on stderr: live on a TTY, a line now and then otherwise; false for none. @default "auto" */
   readonly progress?: boolean | "auto" | ProgressOptions;
   /** A name for the report and the progress line. */
@@ -165,7 +172,9 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     }
     if (failure === undefined) {
       try {
-        tally.record(trial, evalChecks(target as T, checks), target as never);
+        const results = await evaluateChecks(target as T, checks);
+        tally.record(trial, results, target as never);
+        if (options.traces && (options.traces.keep === "all" || results.some((r) => !r.pass))) writeTrialTrace(options.traces.dir, trial, target, checks);
       } catch (error) {
         failure = new Error(`evaluating the checks threw: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -223,4 +232,15 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   };
   progress.finish(state(), skipped !== undefined ? `skipped: ${skipped}` : report.stopped?.message);
   return report;
+}
+
+/** `DIR/trial-N.json`, and once per DIR the checks as JSON (skipped when a check holds a function). */
+function writeTrialTrace(dir: string, trial: number, trace: unknown, checks: readonly Check<unknown>[]): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `trial-${trial}.json`), `${JSON.stringify(trace, null, 2)}\n`);
+  const checksFile = join(dir, "checks.json");
+  if (existsSync(checksFile)) return;
+  const json = checks.map((c) => c.toJSON());
+  if (json.some((j) => "$custom" in j || j.judge === "custom")) return;
+  writeFileSync(checksFile, `${JSON.stringify(json, null, 2)}\n`);
 }

@@ -4,7 +4,7 @@
  * `assert.AssertionError` carrying the check's message, actual and expected.
  */
 import { AssertionError } from "node:assert";
-import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
+import { evalChecks, evaluateChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
 
 /** The part of node:test's TestContext this helper needs (keeps it runner-version agnostic). */
@@ -22,7 +22,7 @@ function toAssertionError(r: CheckResult): AssertionError {
  */
 export async function checkEach<T>(t: SubtestContext, target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
   if (!Array.isArray(checks) || checks.length === 0) throw new TypeError("checkEach(t, target, checks) needs at least one check; an empty list asserts nothing");
-  const results = evalChecks(target, checks);
+  const results = await evaluateChecks(target, checks);
   for (const r of results) {
     await t.test(r.label, () => {
       if (!r.pass) throw toAssertionError(r);

@@ -4,7 +4,8 @@
  * The matchers adapt, they don't evaluate: the verdict comes from the same evaluator as
  * proctor's own `expect`, and `.not` is left to vitest.
  */
-import { expect as vitestExpect } from "vitest";
+import { beforeAll, expect as vitestExpect } from "vitest";
+import { loadShellParser } from "../effects/bash/parser.js";
 import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
 
@@ -25,6 +26,15 @@ function checkList(value: unknown): value is readonly Check<unknown>[] {
 
 function tick(results: readonly CheckResult[]): string[] {
   return results.map((r) => `${r.pass ? "✓" : "✗"} ${r.label}`);
+}
+
+// Matchers are synchronous, and checks such as purity() classify shell commands: load the parser
+// before the file's tests run. Outside a test file (a config importing this module) there is no
+// suite to attach to, and nothing to load for.
+try {
+  beforeAll(() => loadShellParser());
+} catch {
+  // not collecting a test file
 }
 
 vitestExpect.extend({

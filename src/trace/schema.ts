@@ -24,6 +24,9 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     tools: { type: "array", items: str },
     mcpServers: { type: "array", items: obj(["name", "status"], { name: str, status: str }) },
     plugins: { type: "array", items: obj(["name", "path"], { name: str, path: str }) },
+    startedAt: str,
+    endedAt: str,
+    gitBranch: str,
   }),
   complete: { type: "boolean" },
   outcome: obj(["subtype", "isError"], { subtype: str, isError: { type: "boolean" }, stopReason: str, apiErrorStatus: { type: "integer" } }),
@@ -88,6 +91,23 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       tools: { type: "array", items: obj(["name", "description"], { name: str, description: str }) },
     }),
   },
+  replay: obj(["recording", "divergences", "stoppedEarly"], {
+    recording: str,
+    stoppedEarly: { type: "boolean" },
+    divergences: {
+      type: "array",
+      items: obj(["kind", "agent", "turn", "recorded", "now", "message"], {
+        kind: { enum: ["result", "status", "hook", "call", "subagent", "turn", "outcome"] },
+        agent: str,
+        turn: int,
+        callId: str,
+        tool: str,
+        recorded: str,
+        now: str,
+        message: str,
+      }),
+    },
+  }),
   errors: { type: "array", items: obj(["kind", "message"], { kind: str, message: str, line: int }) },
 });
 

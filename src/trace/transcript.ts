@@ -4,8 +4,10 @@
  * reports malformed lines by number without losing the rest, and marks a transcript without a
  * final `result` line as incomplete.
  */
-import { readFileSync } from "node:fs";
 import { ProctorError } from "../errors/proctor-error.js";
+import { findExcessDepth, MAX_JSON_DEPTH } from "../io/json-depth.js";
+import { readEventFile } from "../io/read-bounded.js";
+import { convertSessionLog, isSessionLog, readTranscriptFiles, type SubagentLog } from "./session-log.js";
 import { interpretHookOutput } from "../hook/interpret.js";
 import { tieDenyingHooks } from "./denying-hooks.js";
 import { filesFromCalls } from "./files-from-calls.js";
@@ -83,6 +85,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     if (raw.length === 0 || raw.trim().length === 0) continue;
     let line: Json;
     try {
+      if (findExcessDepth(raw) !== undefined) throw new Error(`it nests deeper than ${MAX_JSON_DEPTH} levels`);
       line = JSON.parse(raw);
     } catch (error) {
       errors.push({ kind: "malformed-line", line: i + 1, message: `line ${i + 1} is not JSON (${(error as Error).message}); skipped, the rest was read` });
@@ -320,21 +323,43 @@ function readUsage(result: Json): Usage | undefined {
   };
 }
 
+/** How much of a transcript file `readTranscript` reads before it refuses. */
+export interface TranscriptLimits {
+  /** The longest line (one stream-json event). @default 32 MiB */
+  readonly maxLineBytes?: number;
+  /** The whole file. @default 256 MiB */
+  readonly maxBytes?: number;
+}
+
+/** The default caps: far above a real run's transcript, far below what would exhaust memory. */
+export const TRANSCRIPT_LIMITS: Required<TranscriptLimits> = { maxLineBytes: 32 << 20, maxBytes: 256 << 20 };
+
 /**
  * Read a transcript from a file path, or parse it when given the text itself (anything with a
- * newline or starting with `{`). A missing file is a ProctorError naming the path.
+ * newline or starting with `{`). The file is read in chunks within `limits`, so a wrong file
+ * (`/dev/zero`, a huge single line) fails fast with bounded memory. A missing, unreadable or
+ * oversized file is a ProctorError naming the path (and the line).
  */
-export function readTranscript(pathOrText: string): Trace {
-  const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
-  if (looksLikeText) return parseTranscript(pathOrText);
-  let text: string;
-  try {
-    text = readFileSync(pathOrText, "utf8");
-  } catch (error) {
-    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read transcript ${pathOrText}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      detail: "  pass the path of a file written by `claude -p --output-format stream-json --verbose`, or the transcript text itself",
-      cause: error,
-    });
+export function readTranscript(pathOrText: string, limits: TranscriptLimits = {}): Trace {
+  if (typeof pathOrText !== "string") {
+    throw new ProctorError("INVALID_INPUT", `readTranscript: expected a transcript file path or the transcript text (a string); got ${pathOrText === null ? "null" : typeof pathOrText} ${String(pathOrText).slice(0, 40)}`);
   }
-  return parseTranscript(text);
+  const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
+  if (looksLikeText) return isSessionLog(pathOrText) ? parseSessionLog(pathOrText, []) : parseTranscript(pathOrText);
+  const caps = { ...TRANSCRIPT_LIMITS, ...limits };
+  const files = readTranscriptFiles(pathOrText, (file) =>
+    readEventFile(file, caps, {
+      noun: "transcript",
+      reader: "readTranscript",
+      hint: "pass the path of a file written by `claude -p --output-format stream-json --verbose`, a Claude Code session log (or its session folder), or the transcript text itself",
+    }),
+  );
+  return files.subagents ? parseSessionLog(files.text, files.subagents, files.file) : parseTranscript(files.text);
+}
+
+/** A session log (and its subagents' logs) as a Trace, with what only the log records. */
+export function parseSessionLog(main: string, subagents: readonly SubagentLog[], file?: string): Trace {
+  const { streamJson, facts } = convertSessionLog(main, subagents, file);
+  const trace = parseTranscript(streamJson);
+  return { ...trace, source: { ...trace.source, ...facts } };
 }

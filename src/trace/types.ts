@@ -170,6 +170,11 @@ export interface TraceSource {
   readonly mcpServers?: readonly { readonly name: string; readonly status: string }[];
   /** Plugins the agent loaded (the init line); a plugin dir missing here was silently dropped. */
   readonly plugins?: readonly { readonly name: string; readonly path: string }[];
+  /** When the run started and ended (ISO 8601), where the source records it (session logs). */
+  readonly startedAt?: string;
+  readonly endedAt?: string;
+  /** The git branch the session ran on (session logs). */
+  readonly gitBranch?: string;
 }
 
 /** A run-level problem: the run failed, ended early, or its record was damaged. */
@@ -186,6 +191,36 @@ export interface RunOutcome {
   readonly isError: boolean;
   readonly stopReason?: string;
   readonly apiErrorStatus?: number;
+}
+
+/**
+ * One way a replay differed from its recording. `result`: a tool answered differently; `status`:
+ * a call ended differently (now denied, no longer denied, now failing…); `hook`: a hook now fires,
+ * no longer fires, or decides differently without changing the call's status; `call`: a recorded
+ * call was not made; `subagent`: a recorded subagent was not dispatched; `turn`: the run asked
+ * for a turn the recording does not have; `outcome`: the run ended differently.
+ */
+export interface Divergence {
+  readonly kind: "result" | "status" | "hook" | "call" | "subagent" | "turn" | "outcome";
+  /** `"main"` or the dispatching Agent call's tool_use id. */
+  readonly agent: string;
+  /** 1-based number of the agent's recorded turn the call came from; 0 for the run as a whole. */
+  readonly turn: number;
+  readonly callId?: string;
+  readonly tool?: string;
+  readonly recorded: string;
+  readonly now: string;
+  /** One line saying what changed. */
+  readonly message: string;
+}
+
+/** What a replay compared against, and what differed. */
+export interface ReplayRecord {
+  /** The recording's path, or "(text)". */
+  readonly recording: string;
+  readonly divergences: readonly Divergence[];
+  /** The replay stopped at the first divergence instead of replaying to the end. */
+  readonly stoppedEarly: boolean;
 }
 
 /** What one agent run did. Round-trips through JSON unchanged. */
@@ -208,5 +243,7 @@ export interface Trace {
   readonly usage?: Usage;
   readonly files?: FileRecord;
   readonly modelRequests?: readonly ModelRequest[];
+  /** Present on a replayed run: how it differed from its recording. */
+  readonly replay?: ReplayRecord;
   readonly errors: readonly RunError[];
 }

@@ -145,7 +145,7 @@ describe("every check: one passing and one failing trace", () => {
   it("covers every serialisable kind the vocabulary has", async () => {
     const { knownCheckKinds } = await import("../../src/index.js");
     const covered = new Set(cases.map((c) => c.check.kind));
-    const missing = knownCheckKinds().filter((k) => !covered.has(k) && !["advertised", "toolStatus", "purity", "lethalTrifecta", "skillTools", "skillPurity", "skillContract"].includes(k));
+    const missing = knownCheckKinds().filter((k) => !covered.has(k) && !["advertised", "toolStatus", "purity", "lethalTrifecta", "skillTools", "skillPurity", "skillContract", "replayMatches"].includes(k));
     vexpect(missing).toEqual([]);
   });
 });

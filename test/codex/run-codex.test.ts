@@ -230,7 +230,7 @@ describe("runCodex (real codex binary)", () => {
     const env = buildCodexEnv(
       { PATH: "/bin", OPENAI_API_KEY: "x", CODEX_HOME: "/elsewhere", CODEX_SANDBOX: "seatbelt", AWS_SECRET_ACCESS_KEY: "x", LANG: "C" },
       { MY_FLAG: "1" },
-      { home: "/run/home", codexHome: "/run/home/.codex", apiKey: "sk-proctor-mock-1" },
+      { home: "/run/home", tmp: "/run/tmp", codexHome: "/run/home/.codex", apiKey: "sk-proctor-mock-1" },
     );
     vexpect(env).toMatchObject({ PATH: "/bin", LANG: "C", MY_FLAG: "1", HOME: "/run/home", CODEX_HOME: "/run/home/.codex", PROCTOR_MOCK_API_KEY: "sk-proctor-mock-1" });
     vexpect(Object.keys(env).filter((k) => /OPENAI|AWS|CODEX_SANDBOX/.test(k))).toEqual([]);
@@ -250,7 +250,7 @@ describe("runCodex (real codex binary)", () => {
     const run = mock.addResponsesRun({ turns: [{ text: "over HTTP" }] });
     try {
       const home = mkdtempSync(path.join(tmpdir(), "proctor-codex-ws-"));
-      const env = buildCodexEnv(process.env, { CODEX_API_KEY: run.apiKey }, { home, codexHome: home, apiKey: run.apiKey });
+      const env = buildCodexEnv(process.env, { CODEX_API_KEY: run.apiKey }, { home, tmp: home, codexHome: home, apiKey: run.apiKey });
       const proc = await runProcess(
         resolveCodexBinary(),
         ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "--disable", "plugins", "--disable", "apps", "-m", "gpt-5.5", "-c", `openai_base_url="${mock.url}/v1"`, "-c", "analytics.enabled=false", "-"],

@@ -9,7 +9,7 @@ import { chooseEvalReason } from "../../harness/eval/run-eval.js";
 import { startMockModel } from "../../mock-model/index.js";
 import { measure, output, ProctorError, tool, type Trace } from "../../src/index.js";
 
-const dirs = { root: "/tmp/r", workDir: "/tmp/r/work", home: "/tmp/r/home", configDir: "/tmp/r/home/.claude", mcpServers: [] };
+const dirs = { root: "/tmp/r", workDir: "/tmp/r/work", home: "/tmp/r/home", configDir: "/tmp/r/home/.claude", tmpDir: "/tmp/r/tmp", mcpServers: [] };
 const REAL_KEY = process.env.ANTHROPIC_API_KEY;
 
 afterEach(() => vi.unstubAllEnvs());

@@ -60,7 +60,7 @@ describe("the child environment", () => {
   });
 
   it("sets the isolation variables last, so the spec's env cannot move HOME or the endpoint", () => {
-    const env = buildChildEnv(parent, { FOO: "bar", HOME: "/root" }, { home: "/t/home", configDir: "/t/home/.claude", baseUrl: "http://127.0.0.1:1", apiKey: "sk-mock", maxRetries: 2 });
+    const env = buildChildEnv(parent, { FOO: "bar", HOME: "/root" }, { home: "/t/home", tmp: "/t/tmp", configDir: "/t/home/.claude", baseUrl: "http://127.0.0.1:1", apiKey: "sk-mock", maxRetries: 2 });
     expect(env).toMatchObject({ FOO: "bar", HOME: "/t/home", CLAUDE_CONFIG_DIR: "/t/home/.claude", ANTHROPIC_BASE_URL: "http://127.0.0.1:1", ANTHROPIC_API_KEY: "sk-mock", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", CLAUDE_CODE_MAX_RETRIES: "2" });
     expect(env.ANTHROPIC_AUTH_TOKEN).toBeUndefined();
     expect(ownedVariables({ FOO: "1", ANTHROPIC_AUTH_TOKEN: "x", CLAUDE_CODE_USE_VERTEX: "1", CLAUDE_CODE_MAX_OUTPUT_TOKENS: "10" })).toEqual(["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_VERTEX"]);

@@ -32,7 +32,7 @@ describe("proctor show", () => {
   it("--html writes one self-contained page; a Trace JSON file works as input", async () => {
     const traceFile = join(dir, "trace.json");
     writeFileSync(traceFile, JSON.stringify(readTranscript(fixture), null, 2));
-    const out = join(dir, "trace.html");
+    const out = join(dir, "out", "pages", "trace.html"); // folders that do not exist yet are made
     const r = await proctor(["show", traceFile, "--checks", checks, "--html", out]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain(`wrote ${out} (3 calls, 1 of 2 checks failed)`);

@@ -30,6 +30,21 @@ describe("proctor run (recorded-transcript evals)", () => {
     expect(root["@failures"]).toBe("1");
   });
 
+  it("--traces keeps the failing trials and prints the proctor show line that opens each failed check's first one", async () => {
+    const traces = join(dir, "traces");
+    const r = await proctor(["run", recorded, "--traces", traces, "--quiet"], { env: noColour });
+    expect(r.exitCode).toBe(1);
+    const hint = /✗ (denied\(Write\)) — npx proctor show (\S+trial-\d+\.json) --checks (\S+checks\.json)/.exec(r.stdout);
+    expect(hint, r.stdout).not.toBeNull();
+    const shown = await proctor(["show", hint![2], "--checks", hint![3]], { env: noColour });
+    expect(shown.exitCode).toBe(1); // the check fails there, beside its evidence
+    expect(shown.stdout).toContain("✗ denied(Write)");
+    const all = await proctor(["run", recorded, "--traces", join(dir, "all"), "--all-traces", "--quiet"], { env: noColour });
+    expect(all.exitCode).toBe(1);
+    expect(existsSync(join(dir, "all", "lockfile-guard", "trial-0.json"))).toBe(true);
+    expect((await proctor(["run", recorded, "--all-traces"])).stderr).toMatch(/--all-traces needs --traces DIR/);
+  });
+
   it("--update-baseline records, --baseline compares (no regression against itself), --list runs nothing", async () => {
     const baseline = join(dir, "baseline.json");
     const up = await proctor(["run", recorded, "--baseline", baseline, "--update-baseline", "--quiet"], { env: noColour });
@@ -44,7 +59,7 @@ describe("proctor run (recorded-transcript evals)", () => {
 
   it("exits 2 on bad input, saying what is wrong", async () => {
     const cases: [string[], RegExp][] = [
-      [["run", recorded, "--mock", "--real"], /--mock and --real exclude each other/],
+      [["run", recorded, "--mock", "--real"], /--mock, --replay and --real exclude each other/],
       [["run", join(dir, "nope.eval.mjs")], /nope\.eval\.mjs does not exist/],
       [["run", recorded, "--trials", "0"], /--trials must be a positive integer/],
       [["run", recorded, "--baseline", join(dir, "none.json")], /none\.json does not exist[\s\S]*--update-baseline/],
@@ -64,6 +79,13 @@ describe("proctor run (recorded-transcript evals)", () => {
     const r = await proctor(["run", examples, "--real"], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/runs on the real tier, but ANTHROPIC_API_KEY is not set/);
+  });
+
+  it("names a missing claude binary and how to install it before any trial runs", async () => {
+    const r = await proctor(["run", examples, "--mock", "--json", join(dir, "none.json")], { env: { ...(process.env as Record<string, string>), PROCTOR_CLAUDE: join(dir, "no-claude") } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/the claude binary PROCTOR_CLAUDE names is not an executable file: .*no-claude\n\s+fix PROCTOR_CLAUDE, or remove it to use node_modules\/\.bin\/claude \(npm i -D @anthropic-ai\/claude-code\)/);
+    expect(existsSync(join(dir, "none.json"))).toBe(false); // nothing ran, nothing was written
   });
 
   it("--shard writes a partial report and does not gate it", async () => {
@@ -98,7 +120,9 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("✓ guard blocks rm -rf  mock · 1/1 trials");
     expect(r.stdout).toContain('✓ denied(Bash, {"command":/rm\\s+-rf/})');
-    expect(r.stdout).toContain("2 evals: 2 passed");
+    expect(r.stdout).toContain("✓ the recorded rm -rf is still denied  replay · 1/1 trials");
+    expect(r.stdout).toMatch(/3 evals: 3 passed · \$0 \(mock\) · /); // mock tokens priced by the CLI are no one's bill
+    expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · 1\/1 trials · \$0 \(mock\) · [\d,]+ tokens/);
     expect(existsSync(junit)).toBe(true);
   });
 });

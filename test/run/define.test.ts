@@ -26,7 +26,7 @@ describe("defineEval", () => {
     [{ name: "e", mock, checks: [tool("Read")], thresholds: { min: 80 } }, /thresholds\.min must be a rate within 0\.\.1/],
     [{ name: "e", mock, checks: [tool("Read")], trails: 3 }, /trails is not a field of an eval/],
     [{ name: "e", real: { prompt: "p", script: {} }, checks: [tool("Read")] }, /real\.script has no place in the real tier/],
-    [{ name: "e", mock, run: () => null, checks: [tool("Read")] }, /run cannot be combined with mock or real/],
+    [{ name: "e", mock, run: () => null, checks: [tool("Read")] }, /run cannot be combined with mock, replay or real/],
     [{ name: "e", mock: "spec.json", checks: [tool("Read")] }, /mock must be a harness spec/],
   ])("refuses %o", (spec, message) => {
     expect(() => defineEval(spec as never)).toThrow(message);
@@ -41,5 +41,10 @@ describe("chooseTier", () => {
     expect(chooseTier(both, "real")).toBe("real");
     expect(chooseTier(realOnly, "auto")).toBe("real");
     expect(chooseTier(realOnly, "mock")).toEqual({ notRun: "it has no mock tier (run with --real)" });
+    const replayAndReal = defineEval({ name: "r", replay: "rec.jsonl", real: { prompt: "p" }, checks: [tool("Read")] });
+    expect(chooseTier(replayAndReal, "auto")).toBe("replay"); // free before paid
+    expect(chooseTier(replayAndReal, "real")).toBe("real");
+    expect(chooseTier(both, "replay")).toEqual({ notRun: "it has no replay tier" });
+    expect(() => defineEval({ name: "r", replay: 3 as never, checks: [tool("Read")] })).toThrow(/replay must be a recording path/);
   });
 });

@@ -23,7 +23,8 @@ const bashEffect: Command = async (argv) => {
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
   setFlagsFromString("--liftoff-only --wasm-lazy-validation");
-  const { explainBash } = await import("../../effects/bash/classify.js");
+  const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
+  await loadShellParser();
   if (values.stdin) {
     if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
     const lines = (await readStdin()).split(/\r?\n/).filter((l) => l.trim() !== "");

@@ -1,9 +1,11 @@
 import { readTranscript, requireTranscriptEvents } from "../../trace/transcript.js";
 import { readChecksFile } from "../../../reporters/input/read-checks.js";
-import { evalChecks, type CheckResult } from "../../checks/check.js";
+import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { installBuiltInJudge } from "../judge.js";
+import { resolveTranscriptArg } from "../../trace/session-log.js";
 
 const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
 
@@ -17,12 +19,14 @@ const check: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { checks: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } }, USAGE);
   if (positionals.length === 0 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
   const checks = readChecksFile(values.checks);
-  const runs = positionals.map((file) => {
-    const trace = requireTranscriptEvents(readTranscript(file), file);
+  await installBuiltInJudge(checks);
+  const runs = [];
+  for (const file of positionals) {
+    const trace = requireTranscriptEvents(readTranscript(resolveTranscriptArg(file)), file);
     for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${file}: ${e.message}\n`);
-    const results = evalChecks(trace, checks);
-    return { file, trace, results, pass: results.every((r) => r.pass) };
-  });
+    const results = await evaluateChecks(trace, checks);
+    runs.push({ file, trace, results, pass: results.every((r) => r.pass) });
+  }
   const pass = runs.every((r) => r.pass);
 
   if (values.junit) {

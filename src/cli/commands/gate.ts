@@ -8,7 +8,8 @@
  */
 import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { isProctorError, ProctorError } from "../../errors/proctor-error.js";
+import { parseJsonWithinDepth } from "../../io/json-depth.js";
 import { isPlainObject } from "../../match/arg-match.js";
 import { claudeCodeDialect, codexDialect } from "../../effects/dialect.js";
 import { PURITY_LEVELS, type PurityLevel } from "../../effects/effects.js";
@@ -18,6 +19,7 @@ import type { RuleOfTwoProfile } from "../../policy/rule-of-two.js";
 import { APPROVAL_RUNGS, type ApprovalRung } from "../../policy/rungs.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import type { BashVerdict } from "../../effects/bash/verdict.js";
 
 const USAGE =
   "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--deadline-ms N]  (PreToolUse JSON on stdin)";
@@ -59,18 +61,56 @@ export function parseRuleOfTwo(text: string): RuleOfTwoProfile {
   return profile;
 }
 
-async function readStdin(): Promise<string> {
+/** The largest hook payload the gate reads: a Write of a big file fits, `/dev/zero` does not. */
+export const GATE_STDIN_MAX_BYTES = 8 << 20;
+/** How long the gate waits for stdin to end: Claude Code writes the payload and closes at once. */
+export const GATE_STDIN_DEADLINE_MS = 5_000;
+
+/**
+ * The hook payload from stdin, within the size cap and the read deadline — past either, a
+ * ProctorError (exit 2: Claude Code blocks the call), never unbounded memory or a hang.
+ */
+async function readStdin(maxBytes = GATE_STDIN_MAX_BYTES, deadlineMs = GATE_STDIN_DEADLINE_MS): Promise<string> {
   if (process.stdin.isTTY) bad("proctor gate reads Claude Code's PreToolUse hook JSON on stdin; install it as a hook, or pipe a payload in");
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  const stdin = process.stdin;
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: ProctorError) => {
+      clearTimeout(timer);
+      stdin.off("data", onData);
+      stdin.off("end", onEnd);
+      stdin.off("error", onError);
+      if (error) {
+        // Stop reading: whatever is still coming is not looked at, and the process may exit.
+        stdin.destroy();
+        reject(error);
+      } else resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        done(new ProctorError("INVALID_INPUT", `stdin holds more than ${maxBytes >> 20} MiB; a PreToolUse hook payload is far smaller — denied (is something other than Claude Code writing to proctor gate?)`));
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (error: Error) => done(new ProctorError("INVALID_INPUT", `cannot read stdin: ${error.message}; proctor gate expects Claude Code's PreToolUse hook input`));
+    const timer = setTimeout(
+      () => done(new ProctorError("INVALID_INPUT", `stdin did not end within ${deadlineMs / 1000} s; denied — Claude Code writes the hook payload and closes stdin at once (pipe a payload in, or close stdin)`)),
+      deadlineMs,
+    );
+    stdin.on("data", onData);
+    stdin.once("end", onEnd);
+    stdin.once("error", onError);
+  });
 }
 
 function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown> } | { event: string } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonWithinDepth(text, "the hook input on stdin");
   } catch (error) {
+    if (isProctorError(error)) throw error;
     throw new ProctorError("INVALID_INPUT", `stdin is not JSON (${(error as Error).message}); proctor gate expects Claude Code's PreToolUse hook input`);
   }
   if (!isPlainObject(json)) throw new ProctorError("INVALID_INPUT", "stdin must be a JSON object (Claude Code's PreToolUse hook input)");
@@ -143,7 +183,12 @@ async function decide(values: GateValues, positionals: string[], started: number
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
   if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only --wasm-lazy-validation");
-  const judge = gateNeedsShell(payload.toolName, options) ? (await import("../../effects/bash/classify.js")).explainBash : undefined;
+  let judge: ((command: string) => BashVerdict) | undefined;
+  if (gateNeedsShell(payload.toolName, options)) {
+    const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
+    await loadShellParser();
+    judge = explainBash;
+  }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
   if (performance.now() - started > deadlineMs) {

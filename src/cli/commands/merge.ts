@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { ProctorError } from "../../errors/proctor-error.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../io/read-bounded.js";
 import { mergeReports, missingShards } from "../../measure/merge.js";
 import { parseCheckReports } from "../../measure/schema.js";
 import { evaluateThresholds, formatRate } from "../../measure/thresholds.js";
@@ -13,7 +14,7 @@ const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check [--allow-p
 function readReports(file: string): { report: CheckReport; source: string; inArray: boolean }[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
@@ -48,6 +49,9 @@ const merge: Command = async (argv) => {
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
   if (values["allow-partial"] && !values.check) throw new ProctorError("INVALID_INPUT", `--allow-partial only changes what --check does\nusage: ${USAGE}`);
   const inputs = positionals.flatMap(readReports);
+  if (inputs.length === 0) {
+    throw new ProctorError("INVALID_INPUT", `${positionals.join(", ")} ${positionals.length === 1 ? "holds" : "hold"} no reports (an empty array); pass the files \`proctor run --json\` wrote for runs where at least one eval ran`);
+  }
   const groups = new Map<string | undefined, typeof inputs>();
   for (const input of inputs) groups.set(input.report.name, [...(groups.get(input.report.name) ?? []), input]);
   const merged = [...groups.values()].map((group) => {

@@ -1,20 +1,22 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
 import type { HarnessSpec } from "../../../harness/claude/spec.js";
 import { ProctorError } from "../../errors/proctor-error.js";
-import type { EvalDefinition, MockSpec, RealSpec } from "../../eval/define.js";
+import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../eval/define.js";
 import { findEvalFiles, loadEvalFiles } from "../../eval/load.js";
-import { chooseTier, runEvals, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
+import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
 import type { TrialContext } from "../../measure/measure.js";
 import type { Trace } from "../../trace/types.js";
 import type { Baseline } from "../../../reporters/baseline/format.js";
 import type { BaselineDiff } from "../../../reporters/baseline/diff.js";
-import { renderRunSummary } from "../../../reporters/summary/run-summary.js";
+import { renderRunSummary, renderTraceHints } from "../../../reporters/summary/run-summary.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { installBuiltInJudge } from "../judge.js";
 
-const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--real] [--trials N] [--concurrency C] [--shard i/n]
-            [--junit FILE] [--json FILE] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
+const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
+            [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -32,7 +34,7 @@ const baselineModules = async () => ({ ...(await import("../../../reporters/base
 
 /** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
 async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>): Promise<EvalTiers> {
-  if (!needed.has("mock") && !needed.has("real")) return {};
+  if (!needed.has("mock") && !needed.has("real") && !needed.has("replay")) return {};
   const harness = await import("../../../harness/index.js");
   const { validateSpec } = await import("../../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
@@ -47,8 +49,20 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
   return {
     mock: {
       run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
-      // Validated as it will run: relative paths (plugins, fixture) against the eval file.
-      validate: (spec, definition) => validateSpec(withCwd(spec as HarnessSpec, definition)),
+      validate: (spec, definition) => {
+        // Validated as it will run: relative paths (plugins, fixture) against the eval file.
+        (validateSpec as (spec: unknown) => void)(withCwd(spec as HarnessSpec, definition));
+        // Preflight: a missing binary is one clear error before any trial, not an error per trial.
+        harness.resolveClaudeBinary({ claudePath: spec.claudePath, cwd: spec.cwd ?? process.cwd() });
+      },
+    },
+    replay: {
+      run: async (spec: ReplayTierSpec, _context: TrialContext, definition: EvalDefinition) =>
+        collect(await harness.runReplay({ ...withCwd(typeof spec === "string" ? { recording: spec } : spec, definition), signal })),
+      validate: (spec) => {
+        if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new ProctorError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
+        harness.resolveClaudeBinary({ ...(typeof spec === "string" ? {} : { claudePath: spec.claudePath }), cwd: process.cwd() });
+      },
     },
     real: {
       run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(spec, definition), signal })),
@@ -69,10 +83,63 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   }
 }
 
+/** The signals that stop a run: Ctrl-C, a polite kill, a closed terminal. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** The conventional exit code of a process ended by `signal`: 128 + its number (SIGINT 130, SIGTERM 143, SIGHUP 129). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (osConstants.signals[signal] ?? 0);
+}
+
+/**
+ * Abort the runs on the first stop signal and let them clean up (their processes are killed,
+ * their temp dirs removed); on a second, exit at once — the exit hook kills what is left.
+ */
+function interruptOn(controller: AbortController): { readonly signal: NodeJS.Signals | undefined; release(): void } {
+  let received: NodeJS.Signals | undefined;
+  const handlers = STOP_SIGNALS.map((signal) => {
+    const handler = () => {
+      if (received) {
+        process.stderr.write(`proctor run: ${signal} again: killing every run now\n`);
+        process.exit(signalExitCode(signal));
+      }
+      received = signal;
+      process.stderr.write(`proctor run: ${signal}: stopping the runs and cleaning up (send it again to stop at once)\n`);
+      controller.abort();
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  return {
+    get signal() {
+      return received;
+    },
+    release() {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+    },
+  };
+}
+
+/** Which evals the signal cut short (and which never started), for stderr. */
+function describeInterruption(signal: NodeJS.Signals, outcomes: readonly EvalOutcome[]): string {
+  const lines = outcomes.flatMap((o) => {
+    const report = o.report;
+    if (!report || report.stopped?.reason !== "aborted") return [];
+    const ran = report.trials.completed + report.trials.errored;
+    return [`  ${o.definition.name}: ${ran === 0 ? "not started" : `cut short after ${ran} of ${report.trials.requested} trials`}`];
+  });
+  return [
+    `proctor run: interrupted by ${signal}; every run it started was stopped and its temp dirs removed. No gate was applied and no report or baseline written.`,
+    ...(lines.length ? ["cut short:", ...lines] : []),
+    "",
+  ].join("\n");
+}
+
 /**
  * Run eval files: measure each eval on its tier, print the summary, write JUnit / JSON, hold the
  * reports to a baseline. Exit 0 all gates held, 1 a gate failed / an eval was skipped / a check
- * regressed, 2 bad input (including a real run without a key).
+ * regressed, 2 bad input (including a real run without a key), 128 + the signal's number when
+ * stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129) after every run was cleaned up.
  */
 const run: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(
@@ -80,6 +147,7 @@ const run: Command = async (argv) => {
     {
       mock: { type: "boolean" },
       real: { type: "boolean" },
+      replay: { type: "boolean" },
       trials: { type: "string" },
       concurrency: { type: "string" },
       shard: { type: "string" },
@@ -91,11 +159,13 @@ const run: Command = async (argv) => {
       "budget-usd": { type: "string" },
       list: { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
+      traces: { type: "string" },
+      "all-traces": { type: "boolean" },
     },
     USAGE,
   );
-  if (values.mock && values.real) throw new ProctorError("INVALID_INPUT", `--mock and --real exclude each other\nusage: ${USAGE}`);
-  const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : "auto";
+  if ([values.mock, values.real, values.replay].filter(Boolean).length > 1) throw new ProctorError("INVALID_INPUT", `--mock, --replay and --real exclude each other\nusage: ${USAGE}`);
+  const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : values.replay ? "replay" : "auto";
   const trials = positive(values.trials, "--trials", true);
   const concurrency = positive(values.concurrency, "--concurrency", true);
   const budgetUsd = positive(values["budget-usd"], "--budget-usd", false);
@@ -126,13 +196,13 @@ const run: Command = async (argv) => {
     return 0;
   }
 
+  if (values["all-traces"] && !values.traces) throw new ProctorError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const interruption = interruptOn(controller);
   let outcomes;
   try {
-    const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "real" | "run" => typeof t === "string"));
+    await installBuiltInJudge(definitions.flatMap((d) => d.checks));
+    const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "replay" | "real" | "run" => typeof t === "string"));
     const tiers = await loadTiers(fileOf, controller.signal, needed);
     outcomes = await runEvals(definitions, {
       tiers,
@@ -142,11 +212,16 @@ const run: Command = async (argv) => {
       budgetUsd,
       shard: values.shard,
       progress: values.quiet ? false : "auto",
+      ...(values.traces ? { traces: { dir: values.traces, keep: values["all-traces"] ? "all" : "failing" } } : {}),
       signal: controller.signal,
     });
   } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
+    interruption.release();
+  }
+  if (interruption.signal) {
+    process.stdout.write(renderRunSummary(outcomes));
+    process.stderr.write(describeInterruption(interruption.signal, outcomes));
+    return signalExitCode(interruption.signal);
   }
   if (outcomes.every((o) => o.status === "not-run")) {
     process.stdout.write(renderRunSummary(outcomes));
@@ -154,6 +229,7 @@ const run: Command = async (argv) => {
   }
 
   process.stdout.write(renderRunSummary(outcomes));
+  if (values.traces) process.stdout.write(renderTraceHints(outcomes, (name) => tracesDirOf(values.traces!, name)));
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
   let diff: BaselineDiff | undefined;
   if (baselineFile && values["update-baseline"]) {

@@ -1,5 +1,6 @@
-import { writeFileSync } from "node:fs";
-import { evalChecks, type CheckResult } from "../../checks/check.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { readChecksFile } from "../../../reporters/input/read-checks.js";
 import { readTraceFile } from "../../../reporters/input/read-trace.js";
@@ -7,6 +8,7 @@ import { renderTraceHtml } from "../../../reporters/trace-view/html.js";
 import { renderTraceText } from "../../../reporters/trace-view/terminal.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { resolveTranscriptArg } from "../../trace/session-log.js";
 
 const USAGE = "proctor show TRACE_OR_TRANSCRIPT [--checks C.json] [--html OUT.html] [--verbose]";
 
@@ -24,11 +26,12 @@ const show: Command = async (argv) => {
   if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
   const file = positionals[0];
   const checks = values.checks ? readChecksFile(values.checks) : undefined;
-  const trace = readTraceFile(file);
-  const results: CheckResult[] | undefined = checks ? evalChecks(trace, checks) : undefined;
+  const trace = readTraceFile(resolveTranscriptArg(file));
+  const results: CheckResult[] | undefined = checks ? await evaluateChecks(trace, checks) : undefined;
   if (values.html) {
     const html = renderTraceHtml(trace, { results, title: values.title ?? `proctor trace — ${file}` });
     try {
+      mkdirSync(dirname(values.html), { recursive: true });
       writeFileSync(values.html, html);
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

@@ -1,24 +1,66 @@
 /**
  * The shell parser: tree-sitter-bash compiled to WebAssembly, run by web-tree-sitter.
  *
- * Loaded once, with a top-level await, so every function above it can stay synchronous (the
- * purity gate decides a call in one synchronous step). Anything that must start fast — `proctor
- * gate` runs before every tool call — imports this module dynamically, and only when a shell
- * command actually needs classifying. See docs/safety.md for the measured start-up cost.
+ * Loaded on first need by `loadShellParser()`, never at import: the package has no top-level
+ * await (a CommonJS project loading a `.ts` file through tsx cannot evaluate one), and importing
+ * proctor must not pay for WebAssembly it may never use. Once loaded, every parse is synchronous,
+ * so the purity gate decides a call in one synchronous step. Async entry points (`measure`, the
+ * CLI, the vitest and node:test plugins) load it before they evaluate; synchronous callers that
+ * run first get a `SHELL_PARSER_NOT_LOADED` error that says to `await loadShellParser()`.
  *
  * Each parse is copied into plain JS nodes in one cursor walk and the WebAssembly tree freed at
  * once: reading a tree-sitter node costs a trip across the WebAssembly boundary per property,
  * which made the classifier's walk several times slower than the parse itself.
  */
 import { createRequire } from "node:module";
-import { Language, Parser } from "web-tree-sitter";
+import type { Parser as TreeSitterParser } from "web-tree-sitter";
+import { ProctorError } from "../../errors/proctor-error.js";
 
-const require = createRequire(import.meta.url);
+/**
+ * The loaded parser lives on `globalThis` under a registered symbol, not in module state: a
+ * CommonJS project that loads a `.ts` eval through tsx gets a second copy of proctor's modules,
+ * and the copy whose checks classify must see the parser the other copy's `measure` loaded.
+ */
+const SLOT = Symbol.for("proctor.shellParser");
+interface ParserSlot {
+  parser?: TreeSitterParser;
+  loading?: Promise<void>;
+}
+const slot: ParserSlot = ((globalThis as Record<symbol, unknown>)[SLOT] ??= {}) as ParserSlot;
 
-await Parser.init();
-const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
-const parser = new Parser();
-parser.setLanguage(language);
+/**
+ * Load the shell parser once per process (about 30 ms); later calls return the same promise.
+ * Call it before classifying shell commands synchronously (`classifyBash`, `purity` checks) from
+ * code that proctor does not already load it for.
+ */
+export function loadShellParser(): Promise<void> {
+  slot.loading ??= (async () => {
+    const { Language, Parser } = await import("web-tree-sitter");
+    await Parser.init();
+    const require = createRequire(import.meta.url);
+    const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+    const p = new Parser();
+    p.setLanguage(language);
+    slot.parser = p;
+  })();
+  slot.loading.catch(() => {
+    slot.loading = undefined; // a failed load may be retried
+  });
+  return slot.loading;
+}
+
+/** True once `loadShellParser()` has finished. */
+export function shellParserLoaded(): boolean {
+  return slot.parser !== undefined;
+}
+
+function loadedParser(): TreeSitterParser {
+  if (slot.parser) return slot.parser;
+  throw new ProctorError(
+    "SHELL_PARSER_NOT_LOADED",
+    "classifying a shell command needs the shell parser, which is not loaded yet: `await loadShellParser()` (from proctor) once before evaluating synchronously",
+  );
+}
 
 /** One node of a parsed command, as plain data. */
 export class ShellNode {
@@ -72,7 +114,7 @@ export interface ShellTree {
 
 /** Parse a command into plain nodes; the WebAssembly tree is freed before this returns. */
 export function parseShell(command: string): ShellTree {
-  const tree = parser.parse(command);
+  const tree = loadedParser().parse(command);
   if (!tree) throw new Error("tree-sitter returned no tree");
   const cursor = tree.walk();
   try {

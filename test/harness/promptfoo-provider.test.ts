@@ -2,7 +2,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { validateTrace } from "../../src/index.js";
-import { ProctorProvider } from "../../reporters/index.js";
+import { ProctorProvider } from "../../harness/index.js";
 
 const APP = fileURLToPath(new URL("../../examples/fixtures/app", import.meta.url));
 

@@ -5,8 +5,8 @@
  * promptfoo's `repeat`, matrix and viewer then work over real Claude Code runs.
  */
 import { isAbsolute, resolve } from "node:path";
-import type { HarnessSpec } from "../../harness/claude/spec.js";
-import type { RunEvalSpec } from "../../harness/eval/spec.js";
+import type { HarnessSpec } from "../claude/spec.js";
+import type { RunEvalSpec } from "../eval/spec.js";
 import { isProctorError } from "../../src/errors/proctor-error.js";
 import type { Trace } from "../../src/trace/types.js";
 
@@ -88,7 +88,7 @@ export class ProctorProvider {
     const cwd = spec.cwd === undefined ? base : isAbsolute(spec.cwd) ? spec.cwd : resolve(base, spec.cwd);
     let result: RunResult;
     try {
-      const harness = await import("../../harness/index.js");
+      const harness = await import("../index.js");
       if (tier === "mock") {
         if (script === undefined) return { error: "proctor provider: the mock tier needs a script — config.script (or vars.script) with the model's turns", metadata: { tier } };
         const { apiKey: _k, baseUrl: _u, maxBudgetUsd: _b, ...mock } = spec;

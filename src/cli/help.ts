@@ -1,0 +1,185 @@
+/**
+ * What `proctor <command> --help` and `proctor help <command>` print. The option list comes from
+ * the command's own parser configuration (so it cannot drift from what the command accepts); this
+ * file supplies what each option means and its default, an example, and the exit codes. A test
+ * fails when a command accepts an option described nowhere here.
+ */
+import type { ParseArgsConfig } from "node:util";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+export interface CommandHelp {
+  /** One paragraph: what the command is for. */
+  readonly about: string;
+  /** Option name → meaning, with its default where it has one. */
+  readonly options: Readonly<Record<string, string>>;
+  readonly examples: readonly string[];
+  /** What each exit code means for this command. */
+  readonly exit: string;
+}
+
+const VERDICT_EXIT = "0 every check holds · 1 a check failed · 2 bad input (named, with what to do)";
+
+export const HELP: Readonly<Record<string, CommandHelp>> = {
+  init: {
+    about: "Write a starter eval and the fixture it runs in (./evals by default): .ts when tsx is installed, else .mjs. It runs green on the mock model with the real claude binary.",
+    options: { js: "write example.eval.mjs even when tsx is installed", force: "overwrite files that exist (default: refuse, writing nothing)" },
+    examples: ["npx proctor init && npx proctor run"],
+    exit: "0 written · 2 a file exists (nothing written) or bad input",
+  },
+  trace: {
+    about: "Print a transcript (claude stream-json, or a Claude Code session log or its folder) as a Trace in JSON. Malformed lines are reported on stderr and kept in the Trace's errors.",
+    options: {},
+    examples: ["npx proctor trace run.jsonl > trace.json"],
+    exit: "0 printed · 2 unreadable input",
+  },
+  check: {
+    about: "Evaluate a JSON array of checks against recorded transcripts (paths, session logs or session ids), one verdict per transcript.",
+    options: { checks: "the checks file: a JSON array of checks in their JSON form (required)", json: "print the results as JSON instead of text", junit: "also write a JUnit XML file here" },
+    examples: ["npx proctor check run.jsonl --checks checks.json --junit reports/checks.xml"],
+    exit: VERDICT_EXIT,
+  },
+  show: {
+    about: "Show one run as a timeline: coloured text on a terminal (NO_COLOR / FORCE_COLOR respected) or one self-contained HTML page. With --checks, each failed check sits beside its call.",
+    options: { checks: "evaluate these checks and show them beside their calls", html: "write an HTML page here instead of printing", verbose: "print tool inputs and results in full", title: "the HTML page's title (default: the file name)" },
+    examples: ["npx proctor show run.jsonl --checks checks.json", "npx proctor show run.jsonl --html out/run.html"],
+    exit: "0 shown (and every check holds) · 1 a check failed · 2 bad input",
+  },
+  baseline: {
+    about: "Record measured pass rates as a baseline (--update), or gate new reports against one (--check): a rate that dropped significantly (Fisher's exact test) fails.",
+    options: {
+      update: "write BASELINE from the reports",
+      check: "compare the reports with BASELINE; fail on a significant regression",
+      prune: "with --update, drop baseline entries no report mentions (default: keep them)",
+      alpha: "significance level of the regression test (default 0.05)",
+      correction: "multiple-comparison correction across checks: holm or none (default holm)",
+      junit: "also write the comparison as JUnit XML",
+    },
+    examples: ["npx proctor baseline --check baseline.json reports/run.json"],
+    exit: "0 no regression (or written) · 1 a regression · 2 bad input",
+  },
+  merge: {
+    about: "Merge the reports of shards of one run (proctor run --shard i/n) into the report of the whole run: counts add, intervals are recomputed.",
+    options: { output: "write the merged report here (default: stdout)", check: "gate the merged report against its thresholds" },
+    examples: ["npx proctor merge shard-*.json -o run.json --check"],
+    exit: "0 merged (and the gate holds) · 1 the gate failed · 2 bad input",
+  },
+  run: {
+    about:
+      "Measure eval files (*.eval.ts / .mjs; with no files, ./evals, else ./examples): each eval on its tier (the mock model when it has one, a replayed recording, or --real for the API), each check's pass rate with its interval, gated against the eval's thresholds.",
+    options: {
+      mock: "run only the mock tier (default: mock, else replay, else real)",
+      replay: "run only the replay tier (recordings replayed on the real binary)",
+      real: "run only the real-API tier (needs ANTHROPIC_API_KEY; costs money)",
+      trials: "trials per eval (default: the eval's own, else 10)",
+      concurrency: "trials at once (default: the eval's own, else 1)",
+      shard: "run shard i of n of every eval's trials (i/n), writing a partial report for proctor merge",
+      junit: "write JUnit XML here",
+      json: "write the reports (a JSON array, one per eval) here",
+      baseline: "compare the rates with this baseline file; a significant drop fails",
+      "update-baseline": "with --baseline, write the new rates to it",
+      alpha: "significance level of the baseline comparison (default 0.05)",
+      "budget-usd": "stop starting trials once the evals together cost this much",
+      list: "list the evals and their tiers; run nothing",
+      quiet: "no progress line",
+      traces: "keep failing trials' Traces in DIR/<eval>/trial-N.json (and the checks), and print the proctor show line for each failed check",
+      "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
+    },
+    examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml"],
+    exit: "0 every gate held · 1 a gate failed, an eval was skipped or regressed · 2 bad input",
+  },
+  export: {
+    about: "Write eval files as a promptfoo config that runs the same prompts and checks through proctor's provider and assertion.",
+    options: { output: "write the config here (default: stdout)", real: "export the real-API tier instead of the mock tier" },
+    examples: ["npx proctor export promptfoo evals/ -o promptfooconfig.yaml"],
+    exit: "0 written · 2 bad input",
+  },
+  replay: {
+    about:
+      "Replay a recorded run (claude -p stream-json, or a Claude Code session log, folder or id) on the real claude binary with today's plugins, settings and fixture: the mock says what the recorded model said; the timeline shows every divergence beside its call.",
+    options: {
+      plugin: "a plugin directory (--plugin-dir); repeat for several",
+      fixture: "a directory copied into the replay's work dir",
+      settings: "a settings JSON file (hooks, permissions) for the run",
+      "allowed-tools": "tools pre-approved with --allowedTools, comma-separated",
+      prompt: "the prompt to start with (default: the recording's, else a fixed one)",
+      "ignore-result-text": "compare tool results by status only, not text",
+      ignore: "divergence kinds that do not fail: result,status,hook,call,subagent,turn,outcome",
+      "stop-at-first": "stop replaying at the first tool result that differs",
+      json: "write the replay's Trace (with its divergences) here",
+      html: "write the timeline as an HTML page here",
+      verbose: "print tool inputs and results in full",
+    },
+    examples: ["npx proctor replay recordings/cleanup.jsonl --plugin ./my-plugin --fixture ./fixtures/app"],
+    exit: "0 the replay matched · 1 it diverged · 2 bad input",
+  },
+  sessions: {
+    about: "List the Claude Code sessions under ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects, or DIR), newest first; each id works with check, show and replay.",
+    options: { json: "print the list as JSON", limit: "how many sessions (default 20)" },
+    examples: ["npx proctor sessions", "npx proctor show $(npx proctor sessions --json --limit 1 | jq -r '.[0].id')"],
+    exit: "0 listed · 2 bad input",
+  },
+  gate: {
+    about:
+      "A Claude Code PreToolUse hook: reads the hook's JSON on stdin and denies, asks or allows the call by the purity floor, a policy file, the Rule of Two and approval rungs; says nothing when nothing objects. Install it in settings.json hooks with `|| exit 2` so a missing binary blocks.",
+    options: {
+      purity: "the purity floor: pure | bounded (Bash only when provably read-only) | unrestricted",
+      policy: "a Progent policy file (JSON or YAML)",
+      "rule-of-two": "the legs the session holds: untrusted,sensitive,external (at most two)",
+      rung: "the approval rung: manual | write | assisted | auto | bypass",
+      dialect: "the agent's tool names: claude-code (default) or codex",
+      approve: "answer allow (instead of nothing) when every check passes",
+    },
+    examples: ['{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"npx proctor gate --purity bounded || exit 2"}]}]}}'],
+    exit: "0 answered (the decision is in the JSON on stdout) · 2 bad input, which blocks the call",
+  },
+  "bash-effect": {
+    about: "Classify a shell command: read-only (provably), side-effecting, or undecidable — with --explain, the reason.",
+    options: { stdin: "read one command per line from stdin; print verdict<TAB>command", explain: "print the reason after the verdict" },
+    examples: ["npx proctor bash-effect --explain 'git log | head -3'"],
+    exit: "0 printed · 2 bad input",
+  },
+};
+
+/** The help text of one command: usage, what it does, every option it accepts, examples, exit codes. */
+export function renderHelp(command: string, usage: string, options: Options): string {
+  const help = HELP[command];
+  const rows = Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? " VALUE" : ""}${o.multiple ? " …" : ""}`;
+    return [flag, help?.options[name] ?? ""] as const;
+  });
+  const width = Math.max(0, ...rows.map(([f]) => f.length));
+  return [
+    `usage: ${usage}`,
+    "",
+    ...(help ? [help.about, ""] : []),
+    ...(rows.length ? ["options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`), "  -h, --help".padEnd(width + 2) + "  this help", ""] : []),
+    ...(help?.examples.length ? ["examples:", ...help.examples.map((e) => `  ${e}`), ""] : []),
+    ...(help ? [`exit codes: ${help.exit}`, ""] : []),
+  ].join("\n");
+}
+
+/** The option closest to an unknown one (`--trails` → `--trials`), if any is close. */
+export function nearestOption(unknown: string, options: readonly string[]): string | undefined {
+  const name = unknown.replace(/^-+/, "").split("=")[0];
+  let best: { option: string; distance: number } | undefined;
+  for (const option of options) {
+    const d = editDistance(name, option);
+    if (d <= Math.max(1, Math.floor(option.length / 3)) && (!best || d < best.distance)) best = { option, distance: d };
+  }
+  return best?.option ?? options.find((o) => o.startsWith(name) && name.length >= 2);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const keep = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = keep;
+    }
+  }
+  return row[b.length];
+}

@@ -1,0 +1,39 @@
+/**
+ * A cap on JSON nesting. JSON.parse itself copes with deep input, but everything after it —
+ * JSON.stringify, argument matching, schema validation — recurses, and a few hundred thousand
+ * brackets end in a RangeError. Input that nests deeper than any real transcript, hook payload or
+ * report is refused up front, with a message that says where.
+ */
+import { ProctorError } from "../errors/proctor-error.js";
+
+/** The deepest nesting proctor reads. Real payloads stay below 50; recursion is safe far above this. */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * Where `text` first nests deeper than `max` (its character offset), or undefined when it doesn't.
+ * One pass, no recursion; brackets inside strings don't count.
+ */
+export function findExcessDepth(text: string, max = MAX_JSON_DEPTH): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return undefined;
+}
+
+/** JSON.parse with the nesting cap: throws INVALID_INPUT naming `what` when the text nests too deep (syntax errors are JSON.parse's). */
+export function parseJsonWithinDepth(text: string, what: string, max = MAX_JSON_DEPTH): unknown {
+  const at = findExcessDepth(text, max);
+  if (at !== undefined) {
+    throw new ProctorError("INVALID_INPUT", `${what} nests deeper than ${max} levels (at character ${at}); no real payload does — check what produced it`);
+  }
+  return JSON.parse(text);
+}

@@ -1,0 +1,102 @@
+/**
+ * Reading a line-oriented file with caps: the file is read in chunks, and reading stops with an
+ * error naming the line as soon as one line or the whole file passes its cap — so `/dev/zero`
+ * or a 100 MB single line costs a bounded amount of memory, never all of it.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { ProctorError } from "../errors/proctor-error.js";
+
+/** Caps for one file. */
+export interface ReadLimits {
+  /** The longest line, in bytes. */
+  readonly maxLineBytes: number;
+  /** The whole file, in bytes. */
+  readonly maxBytes: number;
+}
+
+/** Why a bounded read stopped. */
+export type ReadOverflow = { readonly kind: "line"; readonly line: number } | { readonly kind: "total"; readonly line: number };
+
+/** A read that stopped at a cap: which, and at which line. Its message reads well after "cannot read FILE: ". */
+export class ReadOverflowError extends Error {
+  constructor(
+    readonly overflow: ReadOverflow,
+    limits: ReadLimits,
+  ) {
+    super(overflow.kind === "line" ? `line ${overflow.line} is longer than ${formatBytes(limits.maxLineBytes)}` : `it is larger than ${formatBytes(limits.maxBytes)}`);
+  }
+}
+
+/** The cap for a JSON document proctor reads (checks, reports, baselines): far above real ones. */
+export const JSON_FILE_LIMITS: ReadLimits = { maxLineBytes: Number.POSITIVE_INFINITY, maxBytes: 64 << 20 };
+
+const CHUNK = 1 << 20;
+
+/** The file's text, read in chunks within `limits`. Throws ReadOverflowError at a cap, and fs errors (ENOENT, EISDIR …) as they are. */
+export function readTextWithin(file: string, limits: ReadLimits): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const parts: Buffer[] = [];
+    let total = 0;
+    let line = 1;
+    let lineBytes = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, CHUNK, null);
+      if (n === 0) break;
+      total += n;
+      const view = buffer.subarray(0, n);
+      let start = 0;
+      for (let i = view.indexOf(10); i !== -1; i = view.indexOf(10, i + 1)) {
+        if (lineBytes + (i - start) > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
+        line++;
+        lineBytes = 0;
+        start = i + 1;
+      }
+      lineBytes += n - start;
+      if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
+      if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line }, limits);
+      parts.push(Buffer.from(view));
+    }
+    return Buffer.concat(parts).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes as a short human figure (`16 MiB`). */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1 << 20 ? `${Math.round(bytes / (1 << 20))} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
+
+/** How a reader names its input in errors. */
+export interface EventFileNames {
+  /** As in "cannot read transcript X": `transcript`, `Codex events`. */
+  readonly noun: string;
+  /** The function whose limits option raises a cap, for the hint. */
+  readonly reader: string;
+  /** What to pass instead, for an unreadable file. */
+  readonly hint: string;
+}
+
+/**
+ * A one-event-per-line file's text within `limits`, or a TRANSCRIPT_UNREADABLE ProctorError naming
+ * the file (and the line, at a cap) and what to do.
+ */
+export function readEventFile(file: string, limits: ReadLimits, names: EventFileNames): string {
+  try {
+    return readTextWithin(file, limits);
+  } catch (error) {
+    if (error instanceof ReadOverflowError) {
+      const { kind, line } = error.overflow;
+      const why = kind === "line" ? `line ${line} is longer than ${formatBytes(limits.maxLineBytes)}` : `it is larger than ${formatBytes(limits.maxBytes)} (reading stopped at line ${line})`;
+      throw new ProctorError("TRANSCRIPT_UNREADABLE", `${names.noun} ${file}: ${why}; reading stopped there`, {
+        detail: `  one event per line is expected: is this the right file? If it is, pass a larger ${kind === "line" ? "maxLineBytes" : "maxBytes"} to ${names.reader}`,
+      });
+    }
+    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${names.noun} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      detail: `  ${names.hint}`,
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * How a replayed run differs from its recording, call by call. A replay makes the recorded calls
+ * with the recorded ids, so calls pair by id; what can differ is what the world answered: the
+ * tool's result, the call's status (a hook or permission now denies it, or no longer does), the
+ * hooks that fired for it, the subagents that ran, how the run ended. One divergence per changed
+ * decision: a status change carries the hook that caused it, and its result text is not reported
+ * again (a denied call's result is the denial).
+ */
+import { MAIN_AGENT, type Divergence, type HookEvent, type ToolCall, type Trace } from "./types.js";
+
+export interface DiffOptions {
+  /** Compare results by status only, not text. @default false */
+  readonly ignoreResultText?: boolean;
+  /** 1-based turn of each recorded call within its agent, by call id. */
+  readonly turnOf?: ReadonlyMap<string, number>;
+  /** Text the replay answers with when the run asks for a turn the recording does not have. */
+  readonly exhaustedNote?: string;
+}
+
+const clip = (text: string, max = 200) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function normalise(text: string | undefined, cwd: string | undefined): string {
+  if (text === undefined) return "(no result)";
+  return cwd ? text.split(cwd).join("<cwd>") : text;
+}
+
+/** `PreToolUse:Bash blocked`, `PostToolUse:Bash ran` — what hooks did for one call. */
+function hookSummary(hooks: readonly HookEvent[]): string {
+  if (hooks.length === 0) return "no hook";
+  return hooks.map((h) => `${h.name} ${h.blocked ? "blocked" : "ran"}`).join(", ");
+}
+
+function statusText(call: ToolCall): string {
+  return call.status === "denied" && call.deniedBy ? `denied (by ${call.deniedBy})` : call.status;
+}
+
+/** Every divergence between a recording's Trace and its replay's, in recorded order. */
+export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {}): Divergence[] {
+  const out: Divergence[] = [];
+  const nowById = new Map(now.toolCalls.map((c) => [c.id, c]));
+  const hooksOf = (trace: Trace, id: string) => trace.hooks.filter((h) => h.callId === id);
+  // A recording without hook events (a session log, a run without --include-hook-events) cannot
+  // show hook changes; comparing against its silence would report every hook as new.
+  const recordedHooks = recorded.hooks.length > 0;
+  const turn = (id: string) => options.turnOf?.get(id) ?? 0;
+
+  for (const call of recorded.toolCalls) {
+    const base = { agent: call.agent, turn: turn(call.id), callId: call.id, tool: call.name };
+    const next = nowById.get(call.id);
+    if (!next) {
+      out.push({ ...base, kind: "call", recorded: `${call.name} ${statusText(call)}`, now: "not made", message: `${call.name} (${call.id}) was not made in the replay` });
+      continue;
+    }
+    const hooksBefore = recordedHooks ? hookSummary(hooksOf(recorded, call.id)) : undefined;
+    const hooksNow = hookSummary(hooksOf(now, call.id));
+    // Without hook events the recording cannot tell a hook's denial from a failing tool: the same
+    // error text, now attributed to a hook, is the same answer.
+    const unattributed =
+      !recordedHooks && call.status === "failure" && next.status === "denied" && next.deniedBy === "hook" && normalise(call.result, recorded.source.cwd) === normalise(next.result, now.source.cwd);
+    if (!unattributed && (call.status !== next.status || call.deniedBy !== next.deniedBy)) {
+      const why = hooksBefore !== undefined && hooksBefore !== hooksNow ? ` (hooks: ${hooksBefore} → ${hooksNow})` : "";
+      const phrase =
+        next.status === "denied" ? "is now denied" : call.status === "denied" ? `is no longer denied (now ${next.status})` : `now ends ${next.status}`;
+      out.push({ ...base, kind: "status", recorded: statusText(call), now: statusText(next), message: `${call.name} (${call.id}) ${phrase}, recorded ${statusText(call)}${why}` });
+      continue;
+    }
+    if (hooksBefore !== undefined && hooksBefore !== hooksNow) {
+      out.push({ ...base, kind: "hook", recorded: hooksBefore, now: hooksNow, message: `hooks for ${call.name} (${call.id}) changed: ${hooksBefore} → ${hooksNow}` });
+      continue;
+    }
+    // An Agent call's result is the subagent's scripted answer plus the CLI's bookkeeping (ids,
+    // durations); the subagent's own calls are compared one by one instead.
+    if (!options.ignoreResultText && call.name !== "Agent" && call.name !== "Task") {
+      const a = normalise(call.result, recorded.source.cwd);
+      const b = normalise(next.result, now.source.cwd);
+      if (a !== b) out.push({ ...base, kind: "result", recorded: clip(a), now: clip(b), message: `${call.name} (${call.id}) answered differently` });
+    }
+  }
+
+  const nowSubagents = new Map(now.subagents.map((s) => [s.id, s]));
+  for (const sub of recorded.subagents) {
+    if (nowById.get(sub.id) === undefined) continue; // its Agent call is already reported missing
+    const next = nowSubagents.get(sub.id);
+    if (!next) {
+      out.push({ kind: "subagent", agent: MAIN_AGENT, turn: turn(sub.id), callId: sub.id, tool: sub.type, recorded: `${sub.type} ran`, now: "not dispatched", message: `subagent ${sub.type} (${sub.id}) was not dispatched in the replay` });
+    } else if (next.type !== sub.type) {
+      out.push({ kind: "subagent", agent: MAIN_AGENT, turn: turn(sub.id), callId: sub.id, tool: sub.type, recorded: sub.type, now: next.type, message: `subagent ${sub.id} ran as ${next.type}, recorded ${sub.type}` });
+    }
+  }
+
+  const note = options.exhaustedNote;
+  if (note !== undefined && (now.replies.some((r) => r.text.includes(note)) || now.output?.includes(note))) {
+    out.push({ kind: "turn", agent: MAIN_AGENT, turn: 0, recorded: "the recording ended", now: "the run asked for another turn", message: "the run asked for a turn the recording does not have (a hook or tool made the agent go on)" });
+  }
+
+  const ending = (t: Trace) => (t.complete ? (t.outcome ? `${t.outcome.subtype}${t.outcome.isError ? " (error)" : ""}` : "complete") : "incomplete");
+  if (ending(recorded) !== ending(now)) {
+    out.push({ kind: "outcome", agent: MAIN_AGENT, turn: 0, recorded: ending(recorded), now: ending(now), message: `the run ended ${ending(now)}, recorded ${ending(recorded)}` });
+  }
+  return out;
+}

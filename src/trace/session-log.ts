@@ -1,0 +1,317 @@
+/**
+ * Claude Code's own session logs as transcripts. Every session the CLI runs is logged under
+ * `~/.claude/projects/<cwd with / → ->/<session-id>.jsonl`, each subagent in
+ * `<session-id>/subagents/agent-<id>.jsonl` with an `agent-<id>.meta.json` naming the Agent call
+ * that dispatched it. The log is rewritten here into the stream-json events `claude -p` prints,
+ * so one parser reads both and a session reads to the same calls as the run's stream-json.
+ *
+ * What only the log has is kept (start and end time, git branch, cwd, permission mode); what only
+ * stream-json has is absent from a log-based Trace: hook events, the offered tool list, cost.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { ProctorError } from "../errors/proctor-error.js";
+
+type Json = Record<string, unknown>;
+
+/** One subagent's log and the Agent call that dispatched it. */
+export interface SubagentLog {
+  /** The dispatching Agent call's tool_use id (from `agent-<id>.meta.json`). */
+  readonly toolUseId: string;
+  readonly agentType?: string;
+  readonly text: string;
+}
+
+/** What a session log adds to the Trace's source. */
+export interface SessionFacts {
+  readonly startedAt?: string;
+  readonly endedAt?: string;
+  readonly gitBranch?: string;
+}
+
+/** A session log rewritten as stream-json text, with the facts only the log holds. */
+export interface ConvertedSession {
+  readonly streamJson: string;
+  readonly facts: SessionFacts;
+}
+
+const LOG_TYPES = new Set(["user", "assistant", "attachment", "queue-operation", "last-prompt", "system", "summary"]);
+
+/** Does this text read as a session log (rather than `claude -p` stream-json)? Looks at the first event only. */
+export function isSessionLog(text: string): boolean {
+  for (const raw of text.split("\n", 20)) {
+    const line = raw.trim();
+    if (line === "") continue;
+    try {
+      const event = JSON.parse(line) as Json;
+      return typeof event.sessionId === "string" && typeof event.type === "string" && LOG_TYPES.has(event.type) && !("session_id" in event);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function parseLines(text: string, file: string): Json[] {
+  const out: Json[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === "") continue;
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) out.push(value as Json);
+    } catch {
+      // Kept as a malformed line for the parser to report with its number.
+      out.push({ type: "__malformed__", file, line: i + 1, text: line.slice(0, 200) });
+    }
+  }
+  return out;
+}
+
+const isToolResultLine = (e: Json): boolean =>
+  e.type === "user" && Array.isArray((e.message as Json | undefined)?.content) && ((e.message as Json).content as Json[]).some((b) => b?.type === "tool_result");
+
+function userText(e: Json): string | undefined {
+  const content = (e.message as Json | undefined)?.content;
+  if (typeof content === "string") return content;
+  return undefined;
+}
+
+/** One log event as the stream-json event `claude -p` would have printed, or undefined when it prints none. */
+function toStreamEvent(e: Json, parent: string | null, sessionId: string): Json | undefined {
+  if (e.type === "__malformed__") return e;
+  if (e.type === "assistant") return { type: "assistant", message: e.message, parent_tool_use_id: parent, session_id: sessionId };
+  if (e.type !== "user") return undefined;
+  if (isToolResultLine(e)) {
+    return { type: "user", message: e.message, parent_tool_use_id: parent, session_id: sessionId, ...(e.toolUseResult !== undefined ? { tool_use_result: e.toolUseResult } : {}) };
+  }
+  const text = userText(e);
+  const content = text !== undefined ? [{ type: "text", text }] : (e.message as Json | undefined)?.content;
+  return { type: "user", message: { role: "user", content }, parent_tool_use_id: parent, session_id: sessionId };
+}
+
+/** The text of an assistant message's blocks, for the final result. */
+function assistantText(e: Json): string {
+  const content = (e.message as Json | undefined)?.content;
+  if (!Array.isArray(content)) return "";
+  return content.filter((b: Json) => b?.type === "text").map((b: Json) => String(b.text ?? "")).join("");
+}
+
+interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+function addUsage(total: Usage, seen: Set<string>, e: Json): void {
+  const message = e.message as Json | undefined;
+  const id = typeof message?.id === "string" ? message.id : undefined;
+  const usage = message?.usage as Record<string, unknown> | undefined;
+  if (!usage || (id !== undefined && seen.has(id))) return; // one message's blocks repeat its usage
+  if (id !== undefined) seen.add(id);
+  const n = (k: string) => (typeof usage[k] === "number" ? (usage[k] as number) : 0);
+  total.input_tokens += n("input_tokens");
+  total.output_tokens += n("output_tokens");
+  total.cache_creation_input_tokens += n("cache_creation_input_tokens");
+  total.cache_read_input_tokens += n("cache_read_input_tokens");
+}
+
+/**
+ * Rewrite a session log (and its subagents' logs) as stream-json: an `init` event from what the
+ * log knows, every assistant and tool-result event in order with each subagent's events placed
+ * just before the result of the Agent call that dispatched it, and a `result` event when the
+ * session ended with the main agent's answer (its last message calls no tool).
+ */
+export function convertSessionLog(mainText: string, subagents: readonly SubagentLog[] = [], file = "session log"): ConvertedSession {
+  const main = parseLines(mainText, file);
+  const first = main.find((e) => typeof e.sessionId === "string" && e.type !== "queue-operation") ?? main.find((e) => typeof e.sessionId === "string");
+  const sessionId = typeof first?.sessionId === "string" ? first.sessionId : "";
+  const logged = main.filter((e) => e.type === "user" || e.type === "assistant");
+  const firstAssistant = logged.find((e) => e.type === "assistant" && (e.message as Json | undefined)?.model !== "<synthetic>");
+  const init: Json = {
+    type: "system",
+    subtype: "init",
+    session_id: sessionId,
+    ...(typeof first?.cwd === "string" ? { cwd: first.cwd } : {}),
+    ...(typeof first?.version === "string" ? { claude_code_version: first.version } : {}),
+    ...(typeof (firstAssistant?.message as Json | undefined)?.model === "string" ? { model: (firstAssistant!.message as Json).model } : {}),
+    ...(typeof logged.find((e) => typeof e.permissionMode === "string")?.permissionMode === "string"
+      ? { permissionMode: logged.find((e) => typeof e.permissionMode === "string")!.permissionMode }
+      : {}),
+  };
+
+  const byDispatch = new Map(subagents.map((s) => [s.toolUseId, parseLines(s.text, `subagent ${s.toolUseId}`)] as const));
+  const placed = new Set<string>();
+  const events: Json[] = [init];
+  const usage: Usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const seenMessages = new Set<string>();
+  const placeSubagent = (toolUseId: string) => {
+    const lines = byDispatch.get(toolUseId);
+    if (!lines || placed.has(toolUseId)) return;
+    placed.add(toolUseId);
+    for (const e of lines) {
+      if (e.type === "assistant") addUsage(usage, seenMessages, e);
+      const event = toStreamEvent(e, toolUseId, sessionId);
+      if (event) events.push(event);
+    }
+  };
+
+  let promptSkipped = false;
+  let assistantMessages = 0;
+  let lastMessageId: unknown;
+  let last: Json | undefined;
+  for (const e of main) {
+    if (e.type === "user" && !promptSkipped && !isToolResultLine(e)) {
+      promptSkipped = true; // `claude -p` prints no event for its own prompt
+      continue;
+    }
+    if (e.type === "user" && isToolResultLine(e)) {
+      for (const block of (e.message as Json).content as Json[]) {
+        if (block?.type === "tool_result" && typeof block.tool_use_id === "string") placeSubagent(block.tool_use_id);
+      }
+    }
+    if (e.type === "assistant") {
+      addUsage(usage, seenMessages, e);
+      const id = (e.message as Json | undefined)?.id;
+      if (id === undefined || id !== lastMessageId) assistantMessages++;
+      lastMessageId = id;
+    }
+    const event = toStreamEvent(e, null, sessionId);
+    if (event) {
+      events.push(event);
+      if (e.type === "user" || e.type === "assistant") last = e;
+    }
+  }
+  // A dispatch whose result never came back (the session stopped mid-subagent) still shows its calls.
+  for (const s of subagents) placeSubagent(s.toolUseId);
+
+  const stamps = main.map((e) => e.timestamp).filter((t): t is string => typeof t === "string").sort();
+  const facts: SessionFacts = {
+    ...(stamps.length ? { startedAt: stamps[0], endedAt: stamps[stamps.length - 1] } : {}),
+    ...(typeof first?.gitBranch === "string" ? { gitBranch: first.gitBranch } : {}),
+  };
+  const lastContent = (last?.message as Json | undefined)?.content;
+  const endedWithAnswer =
+    last?.type === "assistant" && (last.message as Json | undefined)?.model !== "<synthetic>" && !(Array.isArray(lastContent) && lastContent.some((b: Json) => b?.type === "tool_use"));
+  if (endedWithAnswer) {
+    // The log holds no result line; the answer, the turn count and the summed usage are what it
+    // proves. Cost is not logged, so cost() fails on such a Trace instead of passing on a guess.
+    const answer = main.filter((e) => e.type === "assistant" && (e.message as Json | undefined)?.id === (last!.message as Json).id).map(assistantText).join("");
+    const duration = stamps.length ? Date.parse(stamps[stamps.length - 1]) - Date.parse(stamps[0]) : undefined;
+    events.push({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: answer,
+      num_turns: assistantMessages,
+      ...(duration !== undefined && Number.isFinite(duration) ? { duration_ms: duration } : {}),
+      usage,
+      session_id: sessionId,
+    });
+  }
+  const streamJson = events
+    .map((e) => (e.type === "__malformed__" ? `${String(e.text)}` : JSON.stringify(e)))
+    .join("\n");
+  return { streamJson, facts };
+}
+
+/** A transcript file's text, and — when it is a session log — its subagents' logs. */
+export interface TranscriptFiles {
+  /** The file read (a session folder stands for `<folder>.jsonl`). */
+  readonly file: string;
+  readonly text: string;
+  /** Present exactly when `text` is a session log. */
+  readonly subagents?: SubagentLog[];
+}
+
+/**
+ * Read a transcript given its path: a stream-json file, a session log, or a session folder
+ * (`<id>/` stands for `<id>.jsonl`, its subagents under `<id>/subagents/`). Each file is read once,
+ * with `read` (the caller's bounded reader).
+ */
+export function readTranscriptFiles(path: string, read: (file: string) => string): TranscriptFiles {
+  const trimmed = path.replace(/\/+$/, "");
+  const isFolder = existsSync(path) && statSync(path).isDirectory() && existsSync(`${trimmed}.jsonl`);
+  const file = isFolder ? `${trimmed}.jsonl` : path;
+  const text = read(file);
+  if (!isSessionLog(text)) return { file, text };
+  const folder = isFolder ? trimmed : join(dirname(file), basename(file, ".jsonl"));
+  const subagents: SubagentLog[] = [];
+  const dir = join(folder, "subagents");
+  if (existsSync(dir)) {
+    for (const name of readdirSync(dir).filter((n) => /^agent-.+\.jsonl$/.test(n)).sort()) {
+      const metaPath = join(dir, name.replace(/\.jsonl$/, ".meta.json"));
+      let meta: Json;
+      try {
+        meta = JSON.parse(readFileSync(metaPath, "utf8")) as Json;
+      } catch (error) {
+        throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${metaPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+          detail: "  each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them",
+        });
+      }
+      if (typeof meta.toolUseId !== "string") continue; // not dispatched by an Agent call (e.g. compaction)
+      subagents.push({ toolUseId: meta.toolUseId, ...(typeof meta.agentType === "string" ? { agentType: meta.agentType } : {}), text: read(join(dir, name)) });
+    }
+  }
+  return { file, text, subagents };
+}
+
+/** Where Claude Code keeps session logs: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+export function sessionsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HOME ?? env.USERPROFILE ?? "";
+  return join(env.CLAUDE_CONFIG_DIR ?? join(home, ".claude"), "projects");
+}
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A command-line argument as a transcript path: itself when it exists, else — when it is a session
+ * id — that session's log under `root`. Unchanged otherwise, so the reader names the missing path.
+ */
+export function resolveTranscriptArg(arg: string, root = sessionsRoot()): string {
+  if (existsSync(arg) || !SESSION_ID.test(arg) || !existsSync(root)) return arg;
+  for (const project of readdirSync(root)) {
+    const candidate = join(root, project, `${arg}.jsonl`);
+    if (existsSync(candidate)) return candidate;
+  }
+  return arg;
+}
+
+/** One session log found under a projects folder. */
+export interface SessionEntry {
+  readonly id: string;
+  readonly file: string;
+  readonly project: string;
+}
+
+/** Every session log under `root` (`<project>/<session-id>.jsonl`), newest file first. */
+export function listSessionFiles(root = sessionsRoot()): SessionEntry[] {
+  if (!existsSync(root)) return [];
+  const out: (SessionEntry & { mtime: number })[] = [];
+  for (const project of readdirSync(root)) {
+    const dir = join(root, project);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith(".jsonl")) continue;
+      const file = join(dir, name);
+      out.push({ id: basename(name, ".jsonl"), file, project, mtime: statSync(file).mtimeMs });
+    }
+  }
+  return out.sort((a, b) => b.mtime - a.mtime).map(({ mtime: _, ...e }) => e);
+}
+
+/** A session's prompt: the first user line whose content is text. */
+export function sessionPrompt(text: string): string | undefined {
+  for (const line of text.split("\n", 200)) {
+    if (line.trim() === "") continue;
+    try {
+      const e = JSON.parse(line) as { type?: string; message?: { content?: unknown } };
+      if (e.type === "user" && typeof e.message?.content === "string") return e.message.content;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

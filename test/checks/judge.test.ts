@@ -1,0 +1,69 @@
+/**
+ * judged() without a custom judge: the built-in claude judge (one tool-less `claude -p` run, here
+ * against the mock model) grades the output; its prompt, answer and cost stay in the CheckResult.
+ * An asynchronous judge that nothing awaited, a judge that cannot run, an answer that is not a
+ * verdict: each fails, saying why — never a pass.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claudeJudge, gradingPrompt } from "../../harness/index.js";
+import { startMockModel, type MockModel } from "../../mock-model/index.js";
+import { evalChecks, evaluateChecks, judged, setDefaultJudge } from "../../src/index.js";
+import { makeTrace } from "../helpers/trace.js";
+
+let mock: MockModel;
+beforeAll(async () => {
+  mock = await startMockModel();
+});
+afterAll(async () => {
+  setDefaultJudge(undefined);
+  await mock.close();
+});
+
+/** The judge's run sends no tools, which the mock answers as a side request: its sideReply is the judge's answer. */
+function judgeAnswering(answer: string) {
+  const run = mock.addRun({ turns: [], sideReply: answer });
+  return { run, judge: claudeJudge({ baseUrl: mock.url, apiKey: run.apiKey }) };
+}
+
+describe("the built-in claude judge", () => {
+  it("grades through the real claude binary; the prompt, answer and cost are kept with the verdict", async () => {
+    const { run, judge } = judgeAnswering('{"pass": true, "score": 0.9, "reason": "it thanks the user"}');
+    const trace = makeTrace({ output: "Done, thank you for waiting!" });
+    const [r] = await evaluateChecks(trace, [judged("thanks the user", { judge, min: 0.5 })]);
+    expect(r).toMatchObject({ pass: true, score: 0.9, message: "judged 0.90 against the rubric: it thanks the user" });
+    expect(r.judge?.prompt).toBe(gradingPrompt({ output: "Done, thank you for waiting!", rubric: "thanks the user" }));
+    expect(r.judge?.answer).toContain('"score": 0.9');
+    expect(r.judge?.costUsd).toBeTypeOf("number");
+    expect(run.sideRequests.at(-1)?.messages).toContain("<rubric>\nthanks the user\n</rubric>");
+  });
+
+  it("fails when the judge's answer is not a verdict, or the score is under the minimum", async () => {
+    const trace = makeTrace({ output: "ok" });
+    const bad = judgeAnswering("I think it is fine.");
+    const [r1] = await evaluateChecks(trace, [judged("polite", { judge: bad.judge })]);
+    expect(r1.pass).toBe(false);
+    expect(r1.message).toMatch(/the judge failed: the judge's answer is not a verdict/);
+    const low = judgeAnswering('{"pass": true, "score": 0.2}');
+    const [r2] = await evaluateChecks(trace, [judged("polite", { judge: low.judge, min: 0.5 })]);
+    expect(r2).toMatchObject({ pass: false, score: 0.2 });
+  });
+
+  it("without an API key grading fails with the reason", async () => {
+    const judge = claudeJudge({ apiKey: "" });
+    const [r] = await evaluateChecks(makeTrace({ output: "ok" }), [judged("polite", { judge })]);
+    expect(r.pass).toBe(false);
+    expect(r.message).toMatch(/the judge failed: .*ANTHROPIC_API_KEY/);
+  });
+
+  it("an asynchronous judge that nothing awaited fails, saying what awaits it; the default judge is used when none is passed", async () => {
+    setDefaultJudge(async () => ({ pass: true, score: 1 }));
+    const trace = makeTrace({ output: "ok" });
+    const [sync] = evalChecks(trace, [judged("anything")]);
+    expect(sync.pass).toBe(false);
+    expect(sync.message).toMatch(/asynchronously.*evaluateChecks\(\), measure\(\) or proctor run\/check/);
+    const [awaited] = await evaluateChecks(trace, [judged("anything")]);
+    expect(awaited.pass).toBe(true);
+    setDefaultJudge(undefined);
+    expect(evalChecks(trace, [judged("anything")])[0].message).toMatch(/no judge configured.*claudeJudge/);
+  });
+});

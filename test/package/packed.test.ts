@@ -1,0 +1,117 @@
+/**
+ * The package as a user installs it: `npm pack`, the tarball installed into a fresh CommonJS
+ * project (no "type" field) beside @anthropic-ai/claude-code, tsx and vitest, then an eval in each
+ * TypeScript and JavaScript flavour run with `proctor run`, and a vitest file run with vitest.
+ * Catches missing files, broken exports, the CommonJS/ESM trap (a top-level await anywhere in the
+ * package breaks tsx's CommonJS loading) and source maps that point at files not shipped.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = new URL("../..", import.meta.url).pathname;
+const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; devDependencies: Record<string, string> };
+let dir: string;
+let project: string;
+let files: string[];
+
+const script = (command: string) => ({ turns: [{ tools: [{ name: "Bash", input: { command } }] }, { text: "done" }] });
+
+/** An eval file in the given module flavour; each checks the shell classifier too (purity). */
+function evalSource(flavour: "ts" | "mts" | "cts" | "js" | "mjs"): string {
+  const spec = `{
+  name: "${flavour} eval",
+  mock: { prompt: "list the files", files: { "a.txt": "hello\\n" }, script: ${JSON.stringify(script("ls"))} },
+  checks: [tool("Bash"), notTool("Write"), purity("bounded")],
+  trials: 1,
+}`;
+  if (flavour === "js" || flavour === "cts") {
+    return `const { defineEval, tool, notTool, purity } = require("proctor");\nexports.first = defineEval(${spec});\n`;
+  }
+  return `import { defineEval, tool, notTool, purity } from "proctor";\nexport const first = defineEval(${spec});\n`;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "proctor-pack-"));
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: root, encoding: "utf8" })) as [{ filename: string; files: { path: string }[] }];
+  files = packed[0].files.map((f) => f.path);
+  project = join(dir, "project");
+  mkdirSync(join(project, "evals"), { recursive: true });
+  mkdirSync(join(project, "test"));
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", version: "1.0.0", private: true }, null, 2));
+  await execa(
+    "npm",
+    [
+      "install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev",
+      join(dir, packed[0].filename),
+      `@anthropic-ai/claude-code@${own.devDependencies["@anthropic-ai/claude-code"]}`,
+      "tsx", `vitest@${own.devDependencies.vitest}`,
+    ],
+    { cwd: project },
+  );
+  for (const flavour of ["ts", "mts", "cts", "js", "mjs"] as const) writeFileSync(join(project, "evals", `first.eval.${flavour}`), evalSource(flavour));
+  writeFileSync(
+    join(project, "test", "first.test.ts"),
+    `import { describe, expect, it } from "vitest";
+import { runHarness } from "proctor/harness";
+import { purity, tool } from "proctor";
+import "proctor/vitest";
+
+describe("a user's vitest file", () => {
+  it("runs the real claude binary on the mock and judges the trace", async () => {
+    const { trace, cleanup } = await runHarness({ prompt: "list", files: { "a.txt": "x" }, script: ${JSON.stringify(script("ls"))} });
+    await cleanup();
+    expect(trace).toPassAll([tool("Bash"), purity("bounded")]);
+  }, 60_000);
+});
+`,
+  );
+}, 240_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the packed package in a CommonJS project", () => {
+  it("ships every file a source map points at (or no maps)", () => {
+    const shipped = new Set(files);
+    const missing: string[] = [];
+    for (const map of files.filter((f) => f.endsWith(".map"))) {
+      const { sources } = JSON.parse(readFileSync(join(project, "node_modules", "proctor", map), "utf8")) as { sources: string[] };
+      for (const source of sources) {
+        const resolved = join(map, "..", source);
+        if (!shipped.has(resolved)) missing.push(`${map} → ${resolved}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("runs an eval written as .ts, .mts, .cts, .js and .mjs with `proctor run`", async () => {
+    const evals = ["ts", "mts", "cts", "js", "mjs"].map((f) => `evals/first.eval.${f}`);
+    const r = await execa("npx", ["proctor", "run", ...evals], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
+    expect(r.stderr).not.toMatch(/top-level await|ERR_REQUIRE|Cannot find module/i);
+    expect(r.stdout).toMatch(/5 evals: 5 passed/);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("proctor init writes a starter eval (TypeScript, since tsx is installed) that runs green", async () => {
+    const init = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
+    expect(init.stdout).toMatch(/wrote starter\/example\.eval\.ts/);
+    expect(init.exitCode).toBe(0);
+    const again = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
+    expect(again.stderr).toMatch(/already exists; nothing was written \(pass --force/);
+    expect(again.exitCode).toBe(2);
+    const r = await execa("npx", ["proctor", "run", "starter"], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
+    expect(r.stdout).toMatch(/1 eval: 1 passed/);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("runs a vitest file that drives the real claude binary", async () => {
+    const r = await execa("npx", ["vitest", "run"], { cwd: project, reject: false, env: { NO_COLOR: "1", CI: "1" } });
+    expect(`${r.stdout}\n${r.stderr}`).toMatch(/1 passed/);
+    expect(r.exitCode).toBe(0);
+  });
+});
