@@ -89,6 +89,8 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
       line = JSON.parse(raw);
     } catch (error) {
       errors.push({ kind: "malformed-line", line: i + 1, message: `line ${i + 1} is not JSON (${(error as Error).message}); skipped, the rest was read` });
+      // A damaged event is still a sign of a transcript; prose or a log is not.
+      if (raw.trimStart().startsWith("{")) events++;
       continue;
     }
     if (typeof line !== "object" || line === null) {
@@ -206,7 +208,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
       errors.push({ kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail });
     }
   } else {
-    if (events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: "no line is a transcript event (a JSON object with a \"type\"); this is not claude stream-json output" });
+    if (events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: "no line is a transcript event (a JSON object with a \"type\", or a damaged one); this is not claude stream-json output" });
     errors.push({
       kind: "incomplete",
       message: syntheticError

@@ -25,10 +25,11 @@ const USAGE =
   "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--deadline-ms N]  (PreToolUse JSON on stdin)";
 
 /**
- * How long the gate may take to decide, from start to answer. Well inside any sensible hook
- * timeout: a hook that times out lets the call through, so the gate answers `deny` itself first.
+ * How long the gate may take to decide, from start to answer: past the stdin read's own limit,
+ * well inside any sensible hook timeout — a hook that times out lets the call through, so the
+ * gate answers `deny` itself first.
  */
-export const GATE_DEADLINE_MS = 5_000;
+export const GATE_DEADLINE_MS = 8_000;
 
 function denyAnswer(reason: string): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } })}\n`;
