@@ -99,6 +99,9 @@ export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, T
 
 // safety layer: effects and purity, the shell classifier, policies, Rule of Two, rungs, envelopes, contracts
 export type { BashEffect, BashVerdict } from "./effects/bash/classify.js";
+export type { BashContext } from "./effects/bash/classify.js";
+export { PROGRAM_KEYS, PROGRAM_ENV } from "./effects/bash/context/program-keys.js";
+export type { ProgramKey, ProgramEnv } from "./effects/bash/context/program-keys.js";
 export { classifyBash, isReadOnlyBash, explainBash } from "./effects/bash/classify.js";
 export { loadShellParser } from "./effects/bash/parser.js";
 export type { HarnessDialect } from "./effects/dialect.js";

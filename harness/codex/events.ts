@@ -3,6 +3,7 @@
  * tool calls the CLI reported (commands, patches, MCP calls, web searches, plans), in the order
  * they began, plus how the turn ended and what it cost.
  */
+import { SANDBOX_DENIAL } from "../../mock-model/responses/output-status.js";
 import { relativeToCwd } from "../../src/trace/files-from-calls.js";
 import type { RunError, ToolCall, ToolStatus } from "../../src/trace/types.js";
 import { unwrapShellCommand } from "./command.js";
@@ -76,7 +77,11 @@ function itemCall(item: Json, options: CodexEventOptions): { source: CallSource;
   const base = { id, agent: "main" };
   switch (item.type) {
     case "command_execution": {
-      const status = item.status === "completed" && typeof item.exit_code === "number" && item.exit_code !== 0 ? "failure" : itemStatus(item.status, "success");
+      // A command the sandbox stopped is reported either as a refused call (the stream leaves it
+      // out) or as a command that ran and failed writing: the same refusal, whichever Codex chose.
+      const failed = (item.status === "completed" || item.status === "failed") && typeof item.exit_code === "number" && item.exit_code !== 0;
+      const sandboxed = failed && SANDBOX_DENIAL.test(String(item.aggregated_output ?? ""));
+      const status = failed ? (sandboxed ? "denied" : "failure") : itemStatus(item.status, "success");
       return {
         source: "command_execution",
         call: {
@@ -85,7 +90,7 @@ function itemCall(item: Json, options: CodexEventOptions): { source: CallSource;
           input: { command: unwrapShellCommand(String(item.command ?? "")) },
           ...(status !== "pending" ? { result: String(item.aggregated_output ?? "") } : {}),
           status,
-          ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
+          ...(status === "denied" ? { deniedBy: sandboxed ? ("sandbox" as const) : ("permission" as const) } : {}),
         },
       };
     }

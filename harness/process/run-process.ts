@@ -10,7 +10,6 @@ import { randomBytes } from "node:crypto";
 import { RUN_TAG_VAR, terminateRun, type RunProcesses } from "./group.js";
 import { dyingOfSignal, trackRun, untrackRun } from "./live.js";
 
-export { killTagged, RUN_TAG_VAR } from "./group.js";
 
 export interface ProcessOptions {
   readonly cwd: string;

@@ -14,7 +14,7 @@ export interface OutputVerdict {
 /** The CLI's policy, approval settings or sandbox refused the call. */
 const REFUSED = /\bRejected\(|\brejected: |rejected by user approval settings|requires approval, but approval policy is never|blocked by (?:the )?[\w-]+ sandbox|\bcommands are not permitted\b/i;
 /** The sandbox stopped a command that tried to write outside the workspace. */
-const SANDBOX_DENIAL = /Read-only file system|Operation not permitted/;
+export const SANDBOX_DENIAL = /Read-only file system|Operation not permitted/;
 /** No such tool, or arguments the CLI could not parse. */
 const INVALID = /^(?:unsupported (?:custom )?call\b|unsupported call:|failed to parse function arguments|unknown tool\b)/i;
 

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { createBaseline, parseBaseline, validateBaseline, type Baseline } from "./format.js";
@@ -39,6 +40,7 @@ export function readBaseline(file: string): Baseline {
       cause: error,
     });
   }
+  refuseDeepJson(text, `the baseline ${file}`);
   return parseBaseline(text, file);
 }
 

@@ -2,6 +2,7 @@
 import type { Check } from "../../src/checks/check.js";
 import { checksFromJSON } from "../../src/checks/from-json.js";
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import type { Trace } from "../../src/trace/types.js";
 
@@ -13,6 +14,7 @@ export function readChecksFile(file: string): Check<Trace>[] {
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read checks file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  refuseDeepJson(text, `checks file ${file}`);
   let json: unknown;
   try {
     json = JSON.parse(text);

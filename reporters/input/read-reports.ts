@@ -3,6 +3,7 @@
  * them (`proctor run --json`), or a baseline (its reports). Each is validated; errors name the file.
  */
 import { ProctorError } from "../../src/errors/proctor-error.js";
+import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import { validateCheckReport } from "../../src/measure/schema.js";
 import type { CheckReport } from "../../src/measure/types.js";
@@ -26,6 +27,7 @@ export function readReportFiles(files: readonly string[]): CheckReport[] {
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
+    refuseDeepJson(text, `the report ${file}`);
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   replay: { summary: "replay RECORDING [--plugin DIR] [--fixture DIR] [--stop-at-first]  replay a recorded run on the real binary; show where it diverges", load: () => import("./commands/replay.js") },
   sessions: { summary: "sessions [DIR]                  list Claude Code sessions (~/.claude/projects) to check, show or replay", load: () => import("./commands/sessions.js") },
   gate: { summary: "gate [--purity L] [--policy F] [--rule-of-two LEGS] [--rung R]  PreToolUse hook: allow/deny/ask one tool call", load: () => import("./commands/gate.js") },
-  "bash-effect": { summary: "bash-effect COMMAND | --stdin [--explain]  is a shell command read-only, side-effecting or undecidable?", load: () => import("./commands/bash-effect.js") },
+  "bash-effect": { summary: "bash-effect COMMAND | --stdin [--explain] [--cwd DIR]  is a shell command read-only, side-effecting or undecidable?", load: () => import("./commands/bash-effect.js") },
 };
 
 function usage(): string {

@@ -29,11 +29,16 @@ export function findExcessDepth(text: string, max = MAX_JSON_DEPTH): number | un
   return undefined;
 }
 
-/** JSON.parse with the nesting cap: throws INVALID_INPUT naming `what` when the text nests too deep (syntax errors are JSON.parse's). */
-export function parseJsonWithinDepth(text: string, what: string, max = MAX_JSON_DEPTH): unknown {
+/** Throw INVALID_INPUT naming `what` when the text nests deeper than `max`; before JSON.parse, so nothing after it recurses too deep. */
+export function refuseDeepJson(text: string, what: string, max = MAX_JSON_DEPTH): void {
   const at = findExcessDepth(text, max);
   if (at !== undefined) {
     throw new ProctorError("INVALID_INPUT", `${what} nests deeper than ${max} levels (at character ${at}); no real payload does — check what produced it`);
   }
+}
+
+/** JSON.parse with the nesting cap: throws INVALID_INPUT naming `what` when the text nests too deep (syntax errors are JSON.parse's). */
+export function parseJsonWithinDepth(text: string, what: string, max = MAX_JSON_DEPTH): unknown {
+  refuseDeepJson(text, what, max);
   return JSON.parse(text);
 }

@@ -101,6 +101,14 @@ describe.runIf(process.platform === "linux")("bounded inputs (built CLI)", () =>
     expect(t.stderr).toBe(`proctor trace: ${deep}: line 1 is not JSON (it nests deeper than 512 levels); skipped, the rest was read\n`);
   });
 
+  it("proctor merge, baseline and check name a report or checks file nested 100 000 deep", async () => {
+    const nest = path.join(dir, "nest.json");
+    writeFileSync(nest, `${"[".repeat(100_000)}${"]".repeat(100_000)}`);
+    expectCleanError(await run(["merge", nest]), /^proctor merge: the report .*nest\.json nests deeper than 512 levels \(at character 512\)/);
+    expectCleanError(await run(["baseline", "--check", nest, nest]), /^proctor baseline: the report .*nest\.json nests deeper than 512 levels/);
+    expectCleanError(await run(["check", "test/fixtures/transcripts/edit-write-bash-fail.jsonl", "--checks", nest]), /^proctor check: checks file .*nest\.json nests deeper than 512 levels/);
+  });
+
   it("proctor merge of an empty report array says what to pass", async () => {
     expectCleanError(await run(["merge", emptyReports]), /^proctor merge: .*empty\.json holds no reports \(an empty array\); pass the files `proctor run --json` wrote/);
   });

@@ -126,6 +126,12 @@ describe("readCodexJsonl on every item kind", () => {
     const trace = readCodexJsonl(lines({ type: "item.completed", item: { id: "i", type: "command_execution", command: "ls", aggregated_output: "", exit_code: 0, status: "completed" } }), { shellTool: "shell" });
     vexpect(trace.toolCalls[0].name).toBe("shell");
   });
+
+  it("a reported command the sandbox stopped writing is denied, not a plain failure", () => {
+    const item = (output: string) => ({ type: "item.completed", item: { id: "i", type: "command_execution", command: "touch /etc/x", aggregated_output: output, exit_code: 1, status: "failed" } });
+    vexpect(readCodexJsonl(lines(item("touch: cannot touch '/etc/x': Read-only file system\n"))).toolCalls[0]).toMatchObject({ status: "denied", deniedBy: "sandbox" });
+    vexpect(readCodexJsonl(lines(item("1 failing\n"))).toolCalls[0].status).toBe("failure");
+  });
 });
 
 describe("mergeModelCalls: every call the model made, in its order", () => {

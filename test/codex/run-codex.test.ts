@@ -103,12 +103,12 @@ describe("runCodex (real codex binary)", () => {
     vexpect(trace.usage?.costUsd).toBeUndefined();
     vexpect(trace.usage!.durationMs).toBeGreaterThan(0);
     vexpect(trace.modelRequests).toHaveLength(5);
-    // The stream alone misses the call Codex's policy refused; the sandboxed write it reports in
-    // some runs and not in others (then as a plain failed command), which is why the mock's record decides.
-    const streamOnly = readCodexJsonl(result.stdout, { cwd: result.workDir }).toolCalls.map((c) => String(c.input.command ?? c.name));
-    vexpect(streamOnly.slice(0, 2)).toEqual(["cat notes.txt", "apply_patch"]);
-    vexpect(streamOnly.slice(2)).not.toContain("rm -rf notes.txt");
-    vexpect(["", "touch /etc/proctor-codex-probe"]).toContain(streamOnly.slice(2).join(""));
+    // The stream alone: the policy-refused rm is missing. Whether Codex reports the sandboxed write
+    // varies from run to run (as a failed command, or not at all); either way the merge says denied.
+    const streamed = readCodexJsonl(result.stdout, { cwd: result.workDir }).toolCalls;
+    vexpect(streamed.slice(0, 2).map((c) => c.name)).toEqual(["exec_command", "apply_patch"]);
+    vexpect(streamed.filter((c) => /rm -rf/.test(String(c.input.command)))).toEqual([]);
+    vexpect(streamed.length).toBeLessThan(trace.toolCalls.length);
   });
 
   it("keeps two parallel runs on one server apart; an MCP server's tools are called through its namespace", async () => {

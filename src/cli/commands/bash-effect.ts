@@ -1,9 +1,10 @@
+import { resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
-const USAGE = "proctor bash-effect COMMAND… [--explain] | proctor bash-effect --stdin [--explain]";
+const USAGE = "proctor bash-effect COMMAND… [--explain] [--cwd DIR] | proctor bash-effect --stdin [--explain] [--cwd DIR]";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -14,28 +15,30 @@ async function readStdin(): Promise<string> {
 /**
  * Print a shell command's effect: `read-only`, `side-effecting` or `undecidable` (with
  * `--explain`, a tab and the reason). With `--stdin`, one command per line, printed as
- * `verdict<TAB>command`. The exit code is the verdict, so a script can gate on it: 0 read-only
- * (every command, with --stdin), 1 side-effecting or undecidable, 2 bad input (no command, an
- * empty one).
+ * `verdict<TAB>command`. With `--cwd DIR`, judged where it would run: in DIR, with this
+ * process's environment (as `proctor gate` judges a hook event). The exit code is the verdict, so
+ * a script can gate on it: 0 read-only (every command, with --stdin), 1 side-effecting or
+ * undecidable, 2 bad input (no command, an empty one).
  */
 const bashEffect: Command = async (argv) => {
-  const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" } }, USAGE);
+  const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" }, cwd: { type: "string" } }, USAGE);
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
   setFlagsFromString("--liftoff-only --wasm-lazy-validation");
   const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
   await loadShellParser();
+  const context = values.cwd === undefined ? undefined : { cwd: resolve(values.cwd), env: process.env };
   if (values.stdin) {
     if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
     const lines = (await readStdin()).split(/\r?\n/).filter((l) => l.trim() !== "");
     if (lines.length === 0) throw new ProctorError("INVALID_INPUT", `--stdin: no command on stdin (one command per line)\nusage: ${USAGE}`);
-    const verdicts = lines.map((line) => ({ line, v: explainBash(line) }));
+    const verdicts = lines.map((line) => ({ line, v: explainBash(line, context) }));
     process.stdout.write(`${verdicts.map(({ line, v }) => `${v.effect}\t${line}${values.explain ? `\t${v.reason}` : ""}`).join("\n")}\n`);
     return verdicts.every(({ v }) => v.effect === "read-only") ? 0 : 1;
   }
   const command = positionals.join(" ");
   if (command.trim() === "") throw new ProctorError("INVALID_INPUT", `expected a command to classify${positionals.length ? "; got an empty one" : ""}\nusage: ${USAGE}`);
-  const v = explainBash(command);
+  const v = explainBash(command, context);
   process.stdout.write(values.explain ? `${v.effect}\t${v.reason}\n` : `${v.effect}\n`);
   return v.effect === "read-only" ? 0 : 1;
 };

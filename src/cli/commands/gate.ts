@@ -106,7 +106,7 @@ async function readStdin(maxBytes = GATE_STDIN_MAX_BYTES, deadlineMs = GATE_STDI
   });
 }
 
-function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown> } | { event: string } {
+function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown>; cwd?: string } | { event: string } {
   let json: unknown;
   try {
     json = parseJsonWithinDepth(text, "the hook input on stdin");
@@ -123,7 +123,8 @@ function readPayload(text: string): { event?: string; toolName: string; toolInpu
   if (json.tool_input !== undefined && !isPlainObject(json.tool_input)) {
     throw new ProctorError("INVALID_INPUT", `tool_input must be an object; got ${JSON.stringify(json.tool_input)}`);
   }
-  return { event: event as string | undefined, toolName: json.tool_name, toolInput: (json.tool_input ?? {}) as Record<string, unknown> };
+  const cwd = typeof json.cwd === "string" && json.cwd !== "" ? { cwd: json.cwd } : {};
+  return { event: event as string | undefined, toolName: json.tool_name, toolInput: (json.tool_input ?? {}) as Record<string, unknown>, ...cwd };
 }
 
 const gate: Command = async (argv) => {
@@ -188,7 +189,10 @@ async function decide(values: GateValues, positionals: string[], started: number
   if (gateNeedsShell(payload.toolName, options)) {
     const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
     await loadShellParser();
-    judge = explainBash;
+    // The command runs in the event's directory with (about) this process's environment: judge it
+    // there, so a repository that configures programs for git cannot pass as read-only.
+    const context = { cwd: payload.cwd ?? process.cwd(), env: process.env };
+    judge = (command) => explainBash(command, context);
   }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.

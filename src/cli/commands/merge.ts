@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { ProctorError } from "../../errors/proctor-error.js";
+import { refuseDeepJson } from "../../io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../io/read-bounded.js";
 import { mergeReports, missingShards } from "../../measure/merge.js";
 import { parseCheckReports } from "../../measure/schema.js";
@@ -18,6 +19,7 @@ function readReports(file: string): { report: CheckReport; source: string; inArr
   } catch (error) {
     throw new ProctorError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  refuseDeepJson(text, `the report ${file}`);
   const inArray = text.trimStart().startsWith("[");
   return parseCheckReports(text, file).map((report, i) => ({ report, source: inArray ? `${file}[${i}]` : file, inArray }));
 }

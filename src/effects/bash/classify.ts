@@ -7,8 +7,10 @@ import { parseShell, type ShellNode } from "./parser.js";
 import { classifyCommand } from "./commands.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
+import { classifyInContext, openScope, type BashContext, type ContextScope } from "./context/in-context.js";
 
 export type { BashEffect, BashVerdict } from "./verdict.js";
+export type { BashContext } from "./context/in-context.js";
 
 /** Output targets that write nothing anyone can read back. */
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
@@ -29,6 +31,9 @@ const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}"
 class Walk {
   verdict: BashVerdict = readOnly("");
   readonly commands: string[] = [];
+
+  /** The surroundings the command runs in, when the caller gave them (see `BashContext`). */
+  constructor(readonly scope?: ContextScope) {}
 
   note(v: BashVerdict): void {
     this.verdict = worse(this.verdict, v);
@@ -88,7 +93,7 @@ class Walk {
   }
 
   nested(body: ShellNode): BashVerdict {
-    const inner = new Walk();
+    const inner = new Walk(this.scope);
     inner.children(body);
     this.commands.push(...inner.commands);
     if (inner.verdict.effect === "read-only") return inner.verdict;
@@ -160,7 +165,13 @@ class Walk {
     if (!nameNode) return;
     if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
     this.commands.push(name);
-    this.note(classifyCommand(name, args));
+    const verdict = classifyCommand(name, args);
+    this.note(verdict);
+    // In context: a command the text finds read-only must stay so in its repository and PATH.
+    if (this.scope && verdict.effect === "read-only") {
+      const here = classifyInContext(name, args, this.scope);
+      if (here) this.note(worse(verdict, here));
+    }
   }
 }
 
@@ -195,27 +206,36 @@ function hasBareMetacharacter(text: string): boolean {
 /**
  * Classify a Bash command by its effect, with the reason. `read-only` only when provable;
  * a command that does not parse is `undecidable`.
+ *
+ * Without a `context` the verdict is a pure function of the text, and assumes a repository and
+ * PATH you trust. With `{ cwd, env }` it also holds where the command will run: a git command
+ * whose repository configures a program for it (`core.fsmonitor`, `diff.external`, textconv,
+ * filters, hooks…), or a bare command name that PATH could resolve inside the working
+ * directory, is `undecidable` (docs/safety.md, "Untrusted repositories").
  */
-export function explainBash(command: string): BashVerdict {
+export function explainBash(command: string, context?: BashContext): BashVerdict {
   if (typeof command !== "string") return undecidable("the command is not a string");
   if (command.trim() === "") return readOnly("the command is empty");
+  if (context !== undefined && (typeof context !== "object" || context === null || typeof context.cwd !== "string" || typeof context.env !== "object" || context.env === null)) {
+    return undecidable("the context is not { cwd: string, env: object }");
+  }
   const { root, hasError } = parseShell(command);
   if (hasError) return undecidable("the command does not parse as Bash");
   const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
   if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
-  const walk = new Walk();
+  const walk = new Walk(context ? openScope(context) : undefined);
   walk.children(root);
   if (walk.verdict.effect !== "read-only") return walk.verdict;
   const names = [...new Set(walk.commands)];
   return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
 }
 
-/** Classify a Bash command: `read-only` (provably), `side-effecting`, or `undecidable`. */
-export function classifyBash(command: string): BashEffect {
-  return explainBash(command).effect;
+/** Classify a Bash command: `read-only` (provably), `side-effecting`, or `undecidable`; `context` as for `explainBash`. */
+export function classifyBash(command: string, context?: BashContext): BashEffect {
+  return explainBash(command, context).effect;
 }
 
-/** True only when the command provably only observes — the test the purity gate uses. */
-export function isReadOnlyBash(command: string): boolean {
-  return explainBash(command).effect === "read-only";
+/** True only when the command provably only observes — the test the purity gate uses; `context` as for `explainBash`. */
+export function isReadOnlyBash(command: string, context?: BashContext): boolean {
+  return explainBash(command, context).effect === "read-only";
 }

@@ -1,0 +1,282 @@
+/**
+ * The classifier's second opinion, from the surroundings a command will run in: the repository
+ * (its git configuration, hooks and submodules), PATH, and the environment. The text alone says
+ * what a command line asks for; in an untrusted repository `git status` can run the repository
+ * author's program (`core.fsmonitor`), so a read-only verdict must also hold *here*.
+ *
+ * Called for each simple command the text already found read-only; answers a verdict to combine
+ * with it (`worse`), or `undefined` when the surroundings change nothing. Never throws.
+ */
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { classifyCommand } from "../commands.js";
+import { undecidable, worse, type Arg, type BashVerdict } from "../verdict.js";
+import { entryKey, type ConfigEntry } from "./config-syntax.js";
+import { findRepositories, pathExists, readEffectiveConfig, type GitLocation, type Repository } from "./git-config.js";
+import { checkPathLookup } from "./path-safety.js";
+import { PROGRAM_ENV, programKeysFor } from "./program-keys.js";
+
+/**
+ * Where a command will run: its starting directory and its environment. Without one,
+ * `classifyBash` judges the text alone and assumes a repository and PATH you trust.
+ */
+export interface BashContext {
+  /** The directory the command line starts in (absolute). */
+  readonly cwd: string;
+  /** The environment it runs with: PATH, HOME, XDG_CONFIG_HOME, GIT_* … */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * One command line's view of its context. `cd` moves later commands, so it keeps every directory
+ * a command may start in — a superset, since a `cd` in a subshell or a failed `cd` moves nothing.
+ */
+export class ContextScope {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwds = new Set<string>();
+  /** Set when a `cd` leaves the directory unknowable (a target computed at run time). */
+  lost?: string;
+  private roots?: string[];
+
+  constructor(context: BashContext) {
+    this.env = context.env;
+    this.cwds.add(resolve(context.cwd));
+  }
+
+  /** Directories whose contents the repository controls: every start directory and its work tree. */
+  controlled(): string[] {
+    if (this.roots) return this.roots;
+    const roots = new Set(this.cwds);
+    for (const cwd of this.cwds) {
+      try {
+        for (const repo of findRepositories({ start: cwd }, this.env)) if (repo.workTree) roots.add(repo.workTree);
+      } catch {
+        // An unreadable repository is judged where git commands are; PATH keeps the start directories.
+      }
+    }
+    this.roots = [...roots];
+    return this.roots;
+  }
+
+  /** `cd DIR` (or `pushd DIR`): later commands may start there too. */
+  move(target: string | undefined): void {
+    this.roots = undefined;
+    if (target === undefined) {
+      this.lost = "a `cd` to a directory computed at run time";
+      return;
+    }
+    const env = this.env;
+    const bases = [...this.cwds];
+    if (target === "-") {
+      if (env.OLDPWD) this.cwds.add(resolve(env.OLDPWD));
+      else this.lost = "`cd -` with no OLDPWD";
+      return;
+    }
+    if (target === "" || target === "~") {
+      if (env.HOME) this.cwds.add(resolve(env.HOME));
+      else this.lost = "`cd` with no HOME";
+      return;
+    }
+    if (isAbsolute(target)) {
+      this.cwds.add(resolve(target));
+      return;
+    }
+    for (const base of bases) this.cwds.add(resolve(base, target));
+    // CDPATH entries are searched before the current directory for a name not starting with `.`.
+    if (env.CDPATH && !/^\.\.?(?:\/|$)/.test(target)) {
+      for (const entry of env.CDPATH.split(":")) for (const base of bases) this.cwds.add(resolve(base, entry || ".", target));
+    }
+  }
+}
+
+/** Start a scope for one command line. */
+export function openScope(context: BashContext): ContextScope {
+  return new ContextScope(context);
+}
+
+const SYSTEM_PATH = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
+
+/**
+ * An argument as the shell passes it, tilde expanded: an unquoted leading `~` or `~/` is HOME;
+ * `~user`, `~+`, `~-` are not worked out (`undefined`, like a computed value).
+ */
+function expandTilde(arg: Arg, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const value = arg.value;
+  // `text` is the word as written (in backticks for messages): a leading ~ there is unquoted.
+  const written = arg.text.replace(/^`/, "");
+  if (value === undefined || !value.startsWith("~") || !written.startsWith("~")) return value;
+  if (value !== "~" && !value.startsWith("~/")) return undefined;
+  return env.HOME ? join(env.HOME, value.slice(1)) : undefined;
+}
+
+/** Consult the context for one simple command the text found read-only. */
+export function classifyInContext(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
+  try {
+    return judge(name, args, scope);
+  } catch (error) {
+    return undecidable(`proctor could not inspect the command's surroundings (${(error as Error).message})`);
+  }
+}
+
+function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
+  const command = name.includes("/") ? SYSTEM_PATH.exec(name)?.[1] ?? name : name;
+  if (command === "cd" || command === "pushd") {
+    const afterDashes = args.findIndex((a) => a.value === "--");
+    const operands = afterDashes === -1 ? args.filter((a) => a.value === undefined || a.value === "-" || !/^-[LPe@]+$/.test(a.value)) : args.slice(afterDashes + 1);
+    const operand = operands[0];
+    if (operand === undefined) scope.move("");
+    else if (command === "pushd" && operand.value !== undefined && /^[+-]\d+$/.test(operand.value)) return undefined; // rotates the stack: dirs already seen
+    else scope.move(expandTilde(operand, scope.env));
+    return undefined;
+  }
+  let verdict: BashVerdict | undefined;
+  const note = (v: BashVerdict | undefined) => {
+    if (v) verdict = verdict ? worse(verdict, v) : v;
+  };
+  note(checkStartupFile(scope));
+  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled())));
+  if (command === "git") note(classifyGitInContext(args, scope));
+  if (command === "rg") note(classifyRipgrepInContext(args, scope));
+  return verdict;
+}
+
+/**
+ * A non-interactive bash sources BASH_ENV before it runs anything: a relative path, or one inside
+ * the repository, makes every command line run the repository's script first.
+ */
+function checkStartupFile(scope: ContextScope): BashVerdict | undefined {
+  const file = scope.env.BASH_ENV;
+  if (file === undefined || file === "") return undefined;
+  if (!isAbsolute(file)) return undecidable(`BASH_ENV is the relative path ${JSON.stringify(file)}: the shell would source a script from the directory it starts in`);
+  const roots = scope.lost ? undefined : scope.controlled();
+  const inside = roots === undefined || roots.some((r) => file === r || file.startsWith(`${r}/`));
+  return inside ? undecidable(`BASH_ENV (${file}) is a script inside the directory the command runs in, which the shell sources first`) : undefined;
+}
+
+/** ripgrep reads extra arguments (`--pre=…` among them) from the file RIPGREP_CONFIG_PATH names. */
+function classifyRipgrepInContext(args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
+  const file = scope.env.RIPGREP_CONFIG_PATH;
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(resolve([...scope.cwds][0], file), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return undecidable(`cannot read RIPGREP_CONFIG_PATH ${file}, whose arguments rg would add (${(error as Error).message})`);
+  }
+  const extra = text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).map((l) => ({ value: l.trim(), text: l.trim() }));
+  const v = classifyCommand("rg", [...extra, ...args]);
+  return v.effect === "read-only" ? undefined : { effect: v.effect === "side-effecting" ? "undecidable" : v.effect, reason: `RIPGREP_CONFIG_PATH (${file}) adds arguments: ${v.reason}` };
+}
+
+const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"]);
+
+/** `git …` in its repository: configuration keys, hooks and environment that would run a program. */
+function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
+  const dirs: string[] = [];
+  let gitDir: string | undefined;
+  let workTree: string | undefined;
+  let bare = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === undefined) return undecidable(`\`git ${args[i].text}\` is computed at run time, so proctor cannot tell which repository git reads`);
+    if (!v.startsWith("-")) break;
+    const eq = v.indexOf("=");
+    const opt = v.startsWith("--") && eq !== -1 ? v.slice(0, eq) : v;
+    if (opt === "-c" || opt === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
+    if (opt === "--bare") bare = true;
+    if (!GLOBAL_VALUED.has(opt)) continue;
+    let value: string | undefined;
+    if (eq !== -1 && v.startsWith("--")) value = v.slice(eq + 1);
+    else {
+      const next = args[++i];
+      if (next === undefined) return undefined; // git refuses the line
+      value = expandTilde(next, scope.env);
+      if (value === undefined) return undecidable(`\`git ${v} ${next.text}\`: proctor cannot tell which directory that is`);
+    }
+    if (opt === "-C") dirs.push(value);
+    else if (opt === "--git-dir") gitDir = value;
+    else if (opt === "--work-tree") workTree = value;
+  }
+  const rest = args.slice(i + 1).map((a) => a.value ?? "");
+  let sub = args[i]?.value;
+  if (sub === undefined) {
+    if (!args.some((a) => a.value === "--help")) return undefined; // `git --version` reads nothing
+    sub = "help";
+  }
+  const signature = verifiesSignatures(sub, rest);
+  if (signature) return undecidable(`\`git ${sub}\` ${signature}: verifying a signature runs gpg (or gpg.program), which also creates ~/.gnupg`);
+  if (scope.lost) return undecidable(`${scope.lost} leaves unknown which repository \`git ${sub}\` reads`);
+
+  const env = scope.env;
+  for (const e of PROGRAM_ENV) {
+    const value = env[e.name];
+    if (value === undefined || (e.off?.(value) ?? false) || !e.reach(sub, rest)) continue;
+    return undecidable(`\`git ${sub}\` would run a program here: the environment sets ${e.name} (${e.runs}; ${e.doc})`);
+  }
+  for (const cwd of scope.cwds) {
+    const start = dirs.reduce((at, d) => (d === "" ? at : resolve(at, d)), cwd);
+    // `--bare` makes the starting directory the git directory unless GIT_DIR names one.
+    const dir = gitDir ?? env.GIT_DIR ?? (bare ? "." : undefined);
+    const tree = workTree ?? env.GIT_WORK_TREE;
+    const location: GitLocation = { start, ...(dir ? { gitDir: resolve(start, dir) } : {}), ...(tree ? { workTree: resolve(start, tree) } : {}) };
+    const config = readEffectiveConfig(location, env);
+    if ("error" in config) return undecidable(`cannot tell what \`git ${sub}\` would run here: ${config.error}`);
+    const found = checkEntries(sub, rest, config.entries) ?? checkHooks(sub, config.entries, config.repositories, env);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Signature verification, by option, format or subcommand: always a program (gpg). */
+function verifiesSignatures(sub: string, rest: readonly string[]): string | undefined {
+  if (sub === "verify-commit" || sub === "verify-tag") return "verifies signatures";
+  for (const a of rest) {
+    if (a.startsWith("--show-sig")) return `with ${a}`;
+    if (/%G|%\(signature/.test(a)) return `with the signature format ${JSON.stringify(a)}`;
+  }
+  if (sub === "tag" && rest.some((a) => a === "--verify" || a.startsWith("--verif") || /^-[a-zA-Z]*v/.test(a))) return "-v";
+  return undefined;
+}
+
+function checkEntries(sub: string, rest: readonly string[], entries: readonly ConfigEntry[]): BashVerdict | undefined {
+  // Every offending setting is named, so that one fix is not followed by another refusal.
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (entry.section === "alias" && entry.subsection === undefined && entry.name === sub.toLowerCase()) {
+      found.push(`${entry.origin} defines alias.${entry.name}, named like the subcommand`);
+    }
+    for (const key of programKeysFor(entry.section, entry.subsection, entry.name)) {
+      if (key.never !== undefined || key.judgedBy !== undefined || !key.reach(sub, rest)) continue;
+      if (key.off?.(entry.value) || (key.when && !key.when(entry.value))) continue;
+      found.push(`${entry.origin} sets ${entryKey(entry)} (${key.key}: ${key.runs}; ${key.doc})`);
+    }
+  }
+  if (found.length === 0) return undefined;
+  const more = found.length > 4 ? `; and ${found.length - 4} more` : "";
+  return undecidable(`\`git ${sub}\` would run a program here: ${found.slice(0, 4).join("; ")}${more}`);
+}
+
+/** The hook that read commands run: `post-index-change`, when status or diff refresh and write the index. */
+const READ_HOOKS = ["post-index-change"];
+
+function checkHooks(sub: string, entries: readonly ConfigEntry[], repositories: readonly Repository[], env: Readonly<Record<string, string | undefined>>): BashVerdict | undefined {
+  const dirs: string[] = [];
+  for (const repo of repositories) dirs.push(join(repo.commonDir, "hooks"));
+  for (const e of entries) {
+    if (e.section !== "core" || e.subsection !== undefined || e.name !== "hookspath") continue;
+    if (e.value === undefined || e.value === "") continue;
+    const v = e.value.startsWith("~/") && env.HOME ? join(env.HOME, e.value.slice(2)) : e.value;
+    if (isAbsolute(v)) dirs.push(v);
+    // Relative to where hooks run: the work tree, or the git directory of a bare repository.
+    else for (const repo of repositories) dirs.push(resolve(repo.workTree ?? repo.gitDir, v), resolve(repo.gitDir, v));
+  }
+  for (const dir of dirs) {
+    for (const hook of READ_HOOKS) {
+      const file = join(dir, hook);
+      if (pathExists(file)) return undecidable(`\`git ${sub}\` would run a program here: the hook ${file} runs when git refreshes the index (githooks(5) ${hook})`);
+    }
+  }
+  return undefined;
+}
