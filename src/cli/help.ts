@@ -140,7 +140,11 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
   },
   "bash-effect": {
     about: "Classify a shell command: read-only (provably), side-effecting, or undecidable — with --explain, the reason.",
-    options: { stdin: "read one command per line from stdin; print verdict<TAB>command", explain: "print the reason after the verdict" },
+    options: {
+      stdin: "read one command per line from stdin; print verdict<TAB>command",
+      explain: "print the reason after the verdict",
+      cwd: "judge the command where it would run: in DIR, with this process's environment",
+    },
     examples: ["npx proctor bash-effect --explain 'git log | head -3'"],
     exit: "0 read-only (every command, with --stdin) · 1 side-effecting or undecidable · 2 bad input",
   },
