@@ -7,7 +7,8 @@ import { resolve } from "node:path";
 import { diffReplay } from "../../src/trace/replay-diff.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import { readRecording } from "../../mock-model/replay/recording.js";
-import { REPLAY_EXHAUSTED, scriptFromRecording } from "../../mock-model/replay/script-from-transcript.js";
+import { REPLAY_EXHAUSTED, scriptFromRecording, type LiveDivergence } from "../../mock-model/replay/script-from-transcript.js";
+import type { Divergence } from "../../src/trace/types.js";
 import { runHarness, type HarnessResult } from "../claude/run-harness.js";
 import type { HarnessSpec } from "../claude/spec.js";
 
@@ -33,12 +34,16 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   // A recording path is relative to the spec's cwd, like its fixture and plugins.
   const recording = readRecording(isText ? source : resolve(spec.cwd ?? process.cwd(), source));
   let stoppedEarly = false;
+  const live: LiveDivergence[] = [];
+  const served = new Map<string, number>();
   const script = scriptFromRecording(recording, {
     ...(ignoreResultText !== undefined ? { ignoreResultText } : {}),
     ...(stopAtFirstDivergence !== undefined ? { stopAtFirstDivergence } : {}),
-    onDivergence: () => {
+    onDivergence: (d) => {
+      live.push(d);
       if (stopAtFirstDivergence) stoppedEarly = true;
     },
+    onTurn: (agent, turn) => served.set(agent, Math.max(served.get(agent) ?? 0, turn)),
   });
   const result = await runHarness({ ...rest, prompt: prompt ?? recording.prompt ?? DEFAULT_REPLAY_PROMPT, script });
   const turnOf = new Map<string, number>();
@@ -49,7 +54,42 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   }
   const recorded = parseTranscript(recording.streamJson);
   const all = diffReplay(recorded, result.trace, { ...(ignoreResultText !== undefined ? { ignoreResultText } : {}), turnOf, exhaustedNote: REPLAY_EXHAUSTED });
+  // A run that ended before an agent's last recorded turn answered differently (a Stop hook that
+  // no longer blocks, a tool result that no longer makes the agent go on), whether or not a call
+  // went missing with it. A subagent never dispatched is reported as such above.
+  for (const agent of [recording.main, ...recording.subagents]) {
+    const asked = served.get(agent.id) ?? 0;
+    if (asked > agent.turns.length && agent !== recording.main) {
+      // The main agent's extra turn shows in its replies (exhaustedNote); a subagent's only in the
+      // Agent call's result, which is not compared.
+      all.push({
+        kind: "turn",
+        agent: agent.id,
+        turn: agent.turns.length + 1,
+        recorded: "the recording ended",
+        now: "the run asked for another turn",
+        message: `subagent ${agent.type ?? agent.id} asked for a turn the recording does not have (a hook or tool made it go on)`,
+      });
+      continue;
+    }
+    if (asked >= agent.turns.length || (asked === 0 && agent !== recording.main)) continue;
+    all.push({
+      kind: "turn",
+      agent: agent.id,
+      turn: asked + 1,
+      recorded: `${agent.turns.length} turns`,
+      now: `${asked} turns`,
+      message: `${agent === recording.main ? "the main agent" : `subagent ${agent.type ?? agent.id}`} ended after turn ${asked}; the recording went on to turn ${agent.turns.length}`,
+    });
+  }
   // Stopped at a divergence, the run naturally skips what came after: report what differed up to the stop.
-  const divergences = stoppedEarly ? all.filter((d) => d.kind === "result" || d.kind === "status" || d.kind === "hook") : all;
+  // (A run-level hook, such as a Stop hook answering the stop note, is after the stop too.)
+  const upToStop = stoppedEarly ? all.filter((d) => (d.kind === "result" || d.kind === "status" || d.kind === "hook") && d.callId !== undefined) : all;
+  // The run stopped because the mock saw a result differ: that is a divergence even when the
+  // comparison of the two Traces does not show it, never a match.
+  const divergences: Divergence[] =
+    stoppedEarly && upToStop.length === 0
+      ? live.slice(0, 1).map((d) => ({ kind: "result", agent: d.agent, turn: d.turn, callId: d.callId, recorded: d.recorded, now: d.now, message: `the result of ${d.callId} differed, and the replay stopped there` }))
+      : upToStop;
   return { ...result, trace: { ...result.trace, replay: { recording: isText ? "(text)" : source, divergences, stoppedEarly } } };
 }

@@ -5,6 +5,7 @@
  * usage. Replayed on the real binary, the run makes the same calls; what the tools, hooks and
  * permissions answer *now* is what a replay tests.
  */
+import { replaceWorkDir } from "../../src/trace/replay-diff.js";
 import type { ModelRequest } from "../../src/trace/types.js";
 import type { Script, SubagentScript, Turn, TurnContext, TurnSpec } from "../script/types.js";
 import { MAIN, readRecording, type RecordedAgent, type RecordedTurn, type Recording } from "./recording.js";
@@ -27,6 +28,8 @@ export interface ReplayScriptOptions {
   readonly ignoreResultText?: boolean;
   /** Called for each divergence the mock sees, as it happens. */
   readonly onDivergence?: (divergence: LiveDivergence) => void;
+  /** Called when the run asks for one of an agent's recorded turns (`agent` as in LiveDivergence, `turn` 1-based). */
+  readonly onTurn?: (agent: string, turn: number) => void;
 }
 
 /** The note a replay ends with once it stops at a divergence. */
@@ -43,7 +46,7 @@ function workDirOf(request: ModelRequest): string | undefined {
 
 /** Every string inside `value` with `from` replaced by `to`. */
 function rewrite<T>(value: T, from: string, to: string): T {
-  if (typeof value === "string") return value.split(from).join(to) as T;
+  if (typeof value === "string") return replaceWorkDir(value, from, to) as T;
   if (Array.isArray(value)) return value.map((v) => rewrite(v, from, to)) as T;
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
@@ -71,14 +74,18 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
   let stopped = false;
   const recordedCwd = recording.cwd;
 
+  // An Agent call's result is the subagent's answer plus the CLI's per-run bookkeeping (agentId,
+  // durations); the subagent's own calls are compared one by one, so only its error flag is here.
+  const dispatches = new Set(recording.subagents.map((s) => s.id));
   const compare = (agent: RecordedAgent, turnIndex: number, context: TurnContext, now: string | undefined) => {
     for (const seen of context.toolResults) {
       const recorded = recording.results.get(seen.toolUseId);
       if (!recorded) continue;
-      const normal = (text: string, cwd: string | undefined) => (cwd ? text.split(cwd).join("<cwd>") : text);
+      const normal = (text: string, cwd: string | undefined) => (cwd ? replaceWorkDir(text, cwd, "<cwd>") : text);
       const a = normal(recorded.content, recordedCwd);
       const b = normal(seen.content, now);
-      const differs = recorded.isError !== seen.isError || (!options.ignoreResultText && a !== b);
+      const textCompared = !options.ignoreResultText && !dispatches.has(seen.toolUseId);
+      const differs = recorded.isError !== seen.isError || (textCompared && a !== b);
       if (!differs) continue;
       options.onDivergence?.({
         agent: agent.id,
@@ -93,6 +100,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
 
   const turnOf = (agent: RecordedAgent, index: number, recorded: RecordedTurn): Turn => (context) => {
     const now = workDirOf(context.request);
+    options.onTurn?.(agent.id, index + 1);
     compare(agent, index, context, now);
     if (stopped) return { text: REPLAY_STOPPED, stopReason: "end_turn" };
     const blocks = recordedCwd && now && recordedCwd !== now ? rewrite(recorded.blocks, recordedCwd, now) : recorded.blocks;
@@ -107,6 +115,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
     ...agent.turns.map((t, i) => turnOf(agent, i, t)),
     // One turn past the recording, so a run that now asks for more ends with a note, not an overrun.
     (context) => {
+      options.onTurn?.(agent.id, agent.turns.length + 1);
       compare(agent, agent.turns.length, context, workDirOf(context.request));
       return { text: stopped ? REPLAY_STOPPED : REPLAY_EXHAUSTED, stopReason: "end_turn" };
     },

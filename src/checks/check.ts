@@ -29,6 +29,11 @@ export interface CheckResult {
   readonly callIndex?: number;
   /** A model-graded check's grading: what the judge was asked, what it answered, what it cost (apart from the agent's cost). */
   readonly judge?: JudgeRecord;
+  /**
+   * The check failed because it could not decide (no judge, a judge that failed, an evaluator that
+   * threw): no evidence either way, so negating it (`.not`) is not a pass either.
+   */
+  readonly inconclusive?: true;
 }
 
 /** What a judge was asked and answered, kept with the verdict it produced. */
@@ -68,6 +73,8 @@ export interface Verdict {
   readonly actual?: unknown;
   readonly callIndex?: number;
   readonly judge?: JudgeRecord;
+  /** Failed for want of evidence, not on it (see CheckResult). */
+  readonly inconclusive?: true;
 }
 
 /**
@@ -96,7 +103,7 @@ export function defineCheck<T>(
         // Not a verdict: the caller must load the parser first (or use evaluateChecks).
         if (isProctorError(error) && error.code === "SHELL_PARSER_NOT_LOADED") throw error;
         const reason = error instanceof Error ? error.message : String(error);
-        return { kind, label, pass: false, score: 0, message: `${label} threw while evaluating: ${reason}` };
+        return { kind, label, pass: false, score: 0, message: `${label} threw while evaluating: ${reason}`, inconclusive: true };
       }
       const score = verdict.score ?? (verdict.pass ? 1 : 0);
       return { kind, label, ...verdict, score };

@@ -45,8 +45,8 @@ export function getDefaultJudge(): JudgeFn | undefined {
   return defaultJudge;
 }
 
-/** Gradings already made, per Trace and rubric: a check is graded once, however often it is evaluated. */
-const graded = new WeakMap<object, Map<string, JudgeVerdict | Error>>();
+/** Gradings already made, per judge, Trace and rubric: a check is graded once, however often it is evaluated. */
+const graded = new WeakMap<JudgeFn, WeakMap<object, Map<string, JudgeVerdict | Error>>>();
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === "function";
 
@@ -73,10 +73,12 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
   const params = { rubric, min: opts.min };
   const json: CheckJSON = opts.judge ? { kind: "judged", rubric, min: opts.min, judge: "custom" } : { kind: "judged", ...params };
   const key = `${rubric}\u0000${opts.min ?? ""}`;
-  const cached = (trace: Trace) => graded.get(trace)?.get(key);
-  const remember = (trace: Trace, v: JudgeVerdict | Error) => {
-    let m = graded.get(trace);
-    if (!m) graded.set(trace, (m = new Map()));
+  const cached = (judge: JudgeFn, trace: Trace) => graded.get(judge)?.get(trace)?.get(key);
+  const remember = (judge: JudgeFn, trace: Trace, v: JudgeVerdict | Error) => {
+    let byTrace = graded.get(judge);
+    if (!byTrace) graded.set(judge, (byTrace = new WeakMap()));
+    let m = byTrace.get(trace);
+    if (!m) byTrace.set(trace, (m = new Map()));
     m.set(key, v);
   };
   return defineTraceCheck(
@@ -89,10 +91,11 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
           pass: false,
           message: "no judge configured: pass judged(rubric, { judge }), call setDefaultJudge(fn), or setDefaultJudge(claudeJudge()) from proctor/harness for the built-in one",
           expected: rubric,
+          inconclusive: true,
         };
       }
-      if (trace.output === undefined) return { pass: false, message: "nothing to judge: the run produced no final output", expected: rubric };
-      let verdict = cached(trace);
+      if (trace.output === undefined) return { pass: false, message: "nothing to judge: the run produced no final output", expected: rubric, inconclusive: true };
+      let verdict = cached(judge, trace);
       if (verdict === undefined) {
         const answer = judge(judgeInput(trace, rubric, opts.min));
         if (isThenable(answer)) {
@@ -101,16 +104,17 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
             pass: false,
             message: "this judge answers asynchronously, and nothing awaited it: evaluate with evaluateChecks(), measure() or proctor run/check, which grade before they evaluate",
             expected: rubric,
+            inconclusive: true,
           };
         }
         verdict = answer;
       }
-      if (verdict instanceof Error) return { pass: false, message: `the judge failed: ${verdict.message}`, expected: rubric };
+      if (verdict instanceof Error) return { pass: false, message: `the judge failed: ${verdict.message}`, expected: rubric, inconclusive: true };
       const record = { ...(verdict.prompt !== undefined ? { prompt: verdict.prompt } : {}), ...(verdict.answer !== undefined ? { answer: verdict.answer } : {}), ...(verdict.costUsd !== undefined ? { costUsd: verdict.costUsd } : {}) };
       const judgeField = Object.keys(record).length ? { judge: record } : {};
-      const score = Math.min(1, Math.max(0, Number(verdict.score)));
-      if (!Number.isFinite(score) || typeof verdict.pass !== "boolean") {
-        return { pass: false, message: `the judge answered ${JSON.stringify({ score: verdict.score, pass: verdict.pass })}; a verdict needs a boolean pass and a score in 0..1`, expected: rubric, ...judgeField };
+      const score = verdict.score;
+      if (typeof score !== "number" || !(score >= 0 && score <= 1) || typeof verdict.pass !== "boolean") {
+        return { pass: false, message: `the judge answered ${JSON.stringify({ score: verdict.score, pass: verdict.pass })}; a verdict needs a boolean pass and a score in 0..1`, expected: rubric, inconclusive: true, ...judgeField };
       }
       const pass = opts.min === undefined ? verdict.pass : score >= opts.min;
       const why = verdict.reason ? `: ${verdict.reason}` : "";
@@ -122,11 +126,11 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
       json: () => Object.fromEntries(Object.entries(json).filter(([, v]) => v !== undefined)) as CheckJSON,
       async prepare(trace) {
         const judge = opts.judge ?? defaultJudge;
-        if (!judge || trace.output === undefined || cached(trace) !== undefined) return;
+        if (!judge || trace.output === undefined || cached(judge, trace) !== undefined) return;
         try {
-          remember(trace, await judge(judgeInput(trace, rubric, opts.min)));
+          remember(judge, trace, await judge(judgeInput(trace, rubric, opts.min)));
         } catch (error) {
-          remember(trace, error instanceof Error ? error : new Error(String(error)));
+          remember(judge, trace, error instanceof Error ? error : new Error(String(error)));
         }
       },
     },

@@ -26,6 +26,15 @@ export function replayMatches(options: ReplayMatchOptions = {}): Check<Trace> {
       return { pass: false, message: "expected a replayed run; this Trace has no replay record (make one with runReplay or `proctor replay RECORDING`)" };
     }
     const counted = trace.replay.divergences.filter((d) => !ignore.includes(d.kind));
+    if (counted.length === 0 && trace.replay.stoppedEarly) {
+      // It stopped because something differed; what came after was never replayed, so nothing says it matched.
+      return {
+        pass: false,
+        message: `the replay stopped at a divergence from ${trace.replay.recording} (${trace.replay.divergences.map((d) => d.kind).join(", ") || "unreported"}, ignored here), so the rest of the recording was not replayed; replay without stopping at the first divergence, or with ignoreResultText`,
+        expected: "a replay that ran to the end with no divergence",
+        actual: trace.replay.divergences,
+      };
+    }
     if (counted.length === 0) {
       const skipped = trace.replay.divergences.length - counted.length;
       return { pass: true, message: `the replay matched ${trace.replay.recording}${skipped ? ` (${skipped} ignored divergence${skipped === 1 ? "" : "s"})` : ""}` };

@@ -143,7 +143,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     options: {
       stdin: "read one command per line from stdin; print verdict<TAB>command",
       explain: "print the reason after the verdict",
-      cwd: "judge the command where it would run: in DIR, with this process's environment",
+      cwd: "judge the command where it would run, as the gate does: that directory's git configuration and this PATH (default: the text alone)",
     },
     examples: ["npx proctor bash-effect --explain 'git log | head -3'"],
     exit: "0 read-only (every command, with --stdin) · 1 side-effecting or undecidable · 2 bad input",

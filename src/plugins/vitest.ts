@@ -43,6 +43,10 @@ vitestExpect.extend({
       throw new TypeError(`toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`);
     }
     const [r] = evalChecks(received, [check]);
+    if (this.isNot && r.inconclusive) {
+      // Undecided is not a failure that `.not` can turn into a pass.
+      return { pass: true, message: () => `${r.label} could not be decided, so it cannot be negated: ${r.message}` };
+    }
     return {
       pass: r.pass,
       message: () => (r.pass ? `expected ${r.label} to fail, but it passed: ${r.message}` : `✗ ${r.label}\n  ${r.message.replace(/\n/g, "\n  ")}`),
@@ -54,6 +58,10 @@ vitestExpect.extend({
     if (!checkList(checks)) throw new TypeError("toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing");
     const results = evalChecks(received, checks);
     const failures = results.filter((r) => !r.pass);
+    const undecided = results.filter((r) => r.inconclusive);
+    if (this.isNot && undecided.length > 0) {
+      return { pass: true, message: () => `${undecided.length} of ${results.length} checks could not be decided, so they cannot be negated:\n${renderFailures(undecided)}` };
+    }
     return {
       pass: failures.length === 0,
       message: () =>

@@ -22,9 +22,20 @@ const clip = (text: string, max = 200) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * `text` with each whole occurrence of the work dir `cwd` replaced by `to`: the path itself or one
+ * under it, not a path that merely starts with the same characters (`/app` in `/application.log`).
+ */
+export function replaceWorkDir(text: string, cwd: string, to: string): string {
+  if (cwd === "") return text;
+  return text.replace(new RegExp(`${escapeRegExp(cwd)}(?![\\w.-])`, "g"), () => to);
+}
+
 function normalise(text: string | undefined, cwd: string | undefined): string {
   if (text === undefined) return "(no result)";
-  return cwd ? text.split(cwd).join("<cwd>") : text;
+  return cwd ? replaceWorkDir(text, cwd, "<cwd>") : text;
 }
 
 /** `PreToolUse:Bash blocked`, `PostToolUse:Bash ran` — what hooks did for one call. */
@@ -88,6 +99,20 @@ export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {
       out.push({ kind: "subagent", agent: MAIN_AGENT, turn: turn(sub.id), callId: sub.id, tool: sub.type, recorded: `${sub.type} ran`, now: "not dispatched", message: `subagent ${sub.type} (${sub.id}) was not dispatched in the replay` });
     } else if (next.type !== sub.type) {
       out.push({ kind: "subagent", agent: MAIN_AGENT, turn: turn(sub.id), callId: sub.id, tool: sub.type, recorded: sub.type, now: next.type, message: `subagent ${sub.id} ran as ${next.type}, recorded ${sub.type}` });
+    }
+  }
+
+  // Hooks about no call (SessionStart, UserPromptSubmit, Stop, SubagentStop) answer the run as a
+  // whole: compared as a multiset, since parallel subagents may stop in either order.
+  if (recordedHooks) {
+    const runLevel = (t: Trace) => {
+      const list = t.hooks.filter((h) => h.callId === undefined).map((h) => `${h.name} ${h.blocked ? "blocked" : "ran"}`).sort();
+      return list.length ? list.join(", ") : "no hook";
+    };
+    const before = runLevel(recorded);
+    const after = runLevel(now);
+    if (before !== after) {
+      out.push({ kind: "hook", agent: MAIN_AGENT, turn: 0, recorded: before, now: after, message: `hooks of the run (not of a call) changed: ${before} → ${after}` });
     }
   }
 

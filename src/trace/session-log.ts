@@ -181,7 +181,8 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
     const event = toStreamEvent(e, null, sessionId);
     if (event) {
       events.push(event);
-      if (e.type === "user" || e.type === "assistant") last = e;
+      // Only the main agent's messages end a session; a sidechain line is a subagent's.
+      if ((e.type === "user" || e.type === "assistant") && e.isSidechain !== true) last = e;
     }
   }
   // A dispatch whose result never came back (the session stopped mid-subagent) still shows its calls.
@@ -193,8 +194,13 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
     ...(typeof first?.gitBranch === "string" ? { gitBranch: first.gitBranch } : {}),
   };
   const lastContent = (last?.message as Json | undefined)?.content;
+  // Each block of a message is its own line, every line carrying the message's stop reason: a
+  // last line of a message that stopped for a tool is a log cut before the call, not an answer.
   const endedWithAnswer =
-    last?.type === "assistant" && (last.message as Json | undefined)?.model !== "<synthetic>" && !(Array.isArray(lastContent) && lastContent.some((b: Json) => b?.type === "tool_use"));
+    last?.type === "assistant" &&
+    (last.message as Json | undefined)?.model !== "<synthetic>" &&
+    (last.message as Json | undefined)?.stop_reason !== "tool_use" &&
+    !(Array.isArray(lastContent) && lastContent.some((b: Json) => b?.type === "tool_use"));
   if (endedWithAnswer) {
     // The log holds no result line; the answer, the turn count and the summed usage are what it
     // proves. Cost is not logged, so cost() fails on such a Trace instead of passing on a guess.

@@ -56,9 +56,14 @@ function wrap(piece: Piece, how: number): Piece {
  */
 const SAFE_JOIN = [" ; ", " && ", " || ", " | "];
 
-const line = (pieces: fc.Arbitrary<Piece[]>, joins = JOIN) =>
+/**
+ * A here-document ends only at a line holding nothing but its delimiter, so after wrap 6 Bash
+ * reads the rest of the line (`EOF ; ls`) as more body, and the classifier rightly refuses a
+ * here-document that never ends; the usefulness property leaves that wrap out.
+ */
+const line = (pieces: fc.Arbitrary<Piece[]>, joins = JOIN, maxWrap = 6) =>
   fc
-    .tuple(pieces, fc.array(fc.constantFrom(...joins), { minLength: 8, maxLength: 8 }), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 8, maxLength: 8 }))
+    .tuple(pieces, fc.array(fc.constantFrom(...joins), { minLength: 8, maxLength: 8 }), fc.array(fc.integer({ min: 0, max: maxWrap }), { minLength: 8, maxLength: 8 }))
     .map(([ps, joins, wraps]) => {
       const wrapped = ps.map((p, i) => wrap(p, wraps[i]));
       return { text: wrapped.map((p, i) => (i === 0 ? p.text : `${joins[i]}${p.text}`)).join(""), poisoned: wrapped.some((p) => p.poisoned) };
@@ -79,7 +84,7 @@ describe("classifyBash properties", () => {
 
   it("keeps combinations of read-only commands read-only", () => {
     fc.assert(
-      fc.property(line(fc.array(readPiece, { minLength: 1, maxLength: 5 }), SAFE_JOIN), ({ text }) => {
+      fc.property(line(fc.array(readPiece, { minLength: 1, maxLength: 5 }), SAFE_JOIN, 5), ({ text }) => {
         expect(classifyBash(text), text).toBe("read-only");
       }),
       { numRuns: 1000 },

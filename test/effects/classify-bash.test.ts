@@ -39,10 +39,34 @@ describe("classifyBash reasons", () => {
     expect(explainBash("git log | head -3").reason).toBe("only read-only commands: git, head");
   });
   it("says why a parse failure is not read-only", () => {
-    expect(explainBash("ls 'unterminated").reason).toBe("the command does not parse as Bash");
+    expect(explainBash("ls 'unterminated").reason).toBe("proctor cannot read this exactly as Bash would: an unterminated single quote");
+    expect(explainBash("ls )").reason).toBe("proctor cannot read this exactly as Bash would: an unmatched `)`");
   });
   it("treats an empty command as read-only and a non-string as undecidable", () => {
     expect(classifyBash("   ")).toBe("read-only");
     expect(classifyBash(42 as unknown as string)).toBe("undecidable");
+  });
+});
+
+describe("classifyBash reasons when Bash and the parser part ways", () => {
+  it("names a substitution Bash performs that the parser did not see", () => {
+    expect(explainBash('echo "${x%$(rm x)}"').reason).toMatch(/^Bash expands `\$\(rm x\)}"` at offset 10, which the parser did not read as a substitution/);
+    expect(explainBash("cat <<EOF\n  $(rm x)\nEOF").reason).toMatch(/^Bash expands `\$\(rm x\) EOF` at offset 12/);
+  });
+  it("names the character a parser may take for a blank", () => {
+    expect(explainBash("ls \r# ; rm x").reason).toBe("the command holds the character U+000D, which Bash keeps inside a word where a parser may see a blank or a line end");
+  });
+  it("says what the rescan could not follow", () => {
+    expect(explainBash("echo \"${x:-'$(rm x)'}\"").reason).toBe("proctor cannot read this exactly as Bash would: quoting inside `${…}`, which Bash reads differently in and out of double quotes");
+  });
+  it("says why an expansion or a builtin evaluates text", () => {
+    expect(explainBash('echo "${1@P}"').reason).toBe("`${1@P}`: `@` transformations are not modelled (`@P` expands a prompt, which runs `$(…)`)");
+    expect(explainBash(": x; echo ${!_}").reason).toMatch(/^`\$\{!_\}`: indirection uses a variable's value as a name/);
+    expect(explainBash("test -v 'a[$(rm x)]'").reason).toMatch(/^`test -v` evaluates the subscript in `'a\[\$\(rm x\)\]'` as arithmetic/);
+    expect(explainBash("set -k").reason).toBe("`set -k` changes how later commands are read or run");
+    expect(explainBash("[[ $x -eq 0 ]]").reason).toBe("`[[ … -eq … ]]` evaluates `$x` as arithmetic, which can run commands");
+  });
+  it("says why a loop variable is refused", () => {
+    expect(explainBash("for PATH in /tmp; do ls; done").reason).toBe("the loop sets `PATH`, which may be a variable the shell or a tool reads");
   });
 });

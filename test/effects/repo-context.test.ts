@@ -133,6 +133,18 @@ describe("which configuration a git command sees", () => {
     expect(explainBash("git status", ctx(sb, repo)).reason).toMatch(new RegExp(`${repo}/\\.git/config:\\d+ sets core\\.fsmonitor`));
   });
 
+  it("git run through env or xargs sees the same repository (and runs the same programs)", () => {
+    const sb = makeSandbox();
+    const repo = makeRepo(sb);
+    hostile(sb, repo);
+    for (const command of ["env git status", "env -u PAGER git status", "echo . | xargs git status"]) {
+      expect(explainBash(command.replace("git status", "ls"), ctx(sb, repo)).effect, command).not.toBe("undecidable");
+      expect(explainBash(command, ctx(sb, repo)).effect, command).toBe("undecidable");
+    }
+    runShell(sb, repo, "env git status");
+    expect(markerExists(sb)).toBe(true);
+  });
+
   it.each([
     ["cd into it", (r: string) => `cd ${r} && git status`],
     ["cd into it, relative", () => "cd repo && git status"],

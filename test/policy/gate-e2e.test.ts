@@ -56,6 +56,37 @@ describe("proctor gate in the real claude binary", () => {
     }
   });
 
+  it("denies a here-doc and a ${x%$(…)} exploit that the classifier once called read-only", async () => {
+    // Both write under bash (the execution oracle proves each class); the gate must refuse them.
+    const heredoc = "cat <<EOF\n  $(touch pwned-heredoc)\nEOF";
+    const expansion = 'x=1; echo "${x%$(touch pwned-expansion)}"';
+    const result = await runHarness({
+      prompt: "look around",
+      files: { "notes.txt": "keep me\n" },
+      settings: gateSettings("--purity bounded"),
+      allowedTools: ["Bash"],
+      script: {
+        turns: [
+          { tools: [{ name: "Bash", input: { command: heredoc } }, { name: "Bash", input: { command: expansion } }, { name: "Bash", input: { command: "cat notes.txt" } }] },
+          { text: "Done." },
+        ],
+      },
+    });
+    try {
+      const { trace } = result;
+      vexpect(trace.toolCalls.map((c) => [c.status, c.deniedBy])).toEqual([
+        ["denied", "hook"],
+        ["denied", "hook"],
+        ["success", undefined],
+      ]);
+      vexpect(existsSync(join(result.workDir, "pwned-heredoc"))).toBe(false);
+      vexpect(existsSync(join(result.workDir, "pwned-expansion"))).toBe(false);
+      expect(trace, [denied("Bash", { command: /pwned-heredoc/ }), denied("Bash", { command: /pwned-expansion/ }), wroteOnly([])]);
+    } finally {
+      await result.cleanup();
+    }
+  });
+
   it("composes a policy file with the auto rung: the strictest answer wins", async () => {
     const policy = join(dir, "policy.yaml");
     writeFileSync(policy, 'rules:\n  - tool: Write\n    effect: deny\n    reason: this agent may not create files\n');

@@ -49,7 +49,7 @@ describe("proctor gate in the event's repository", () => {
     else expect(answer?.permissionDecision).toBe("deny");
   });
 
-  it("denies `git -C vendor/evil log --help` for a bare repository committed inside a cloned project, and inside it", async () => {
+  it("denies `git -C vendor/evil log --help` for a bare repository committed inside a cloned project, and inside it (man runs)", async () => {
     const sb = makeSandbox();
     const project = makeRepo(sb, "project");
     const evil = join(project, "vendor", "evil");
@@ -65,10 +65,12 @@ describe("proctor gate in the event's repository", () => {
     git(sb, sb.root, ["clone", "-q", project, victim]);
     runShell(sb, victim, "git -C vendor/evil log --help");
     expect(markerExists(sb)).toBe(true);
-    expect(await gate(victim, "git log --help", sb.env)).toBeUndefined();
+    // `--help` runs man or a browser, so the text alone is already undecidable (issue 11's tool
+    // grammar); the committed bare repository's own configuration is proven at the classifier level
+    // in test/effects/repo-context.test.ts (textconv through its info/attributes).
+    expect((await gate(victim, "git log --help", sb.env))?.permissionDecision).toBe("deny");
     const denied = await gate(victim, "git -C vendor/evil log --help", sb.env);
     expect(denied?.permissionDecision).toBe("deny");
-    expect(denied?.permissionDecisionReason).toContain("vendor/evil/config");
     expect((await gate(join(victim, "vendor", "evil"), "git log --help", sb.env))?.permissionDecision).toBe("deny");
   });
 

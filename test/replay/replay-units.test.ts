@@ -108,7 +108,8 @@ describe("diffReplay", () => {
       hooks: [{ name: "PreToolUse:Bash", event: "PreToolUse", exitCode: 0, outcome: "success", blocked: true, output: "", callId: "t1", at: 0 }],
     });
     expect(diffReplay(recorded, now)).toEqual([]);
-    expect(diffReplay(makeTrace({ ...recorded, hooks: [{ name: "Stop", event: "Stop", exitCode: 0, outcome: "success", blocked: false, output: "", at: 1 }] }), now).map((d) => d.kind)).toEqual(["status"]);
+    const stop = { name: "Stop", event: "Stop", exitCode: 0, outcome: "success", blocked: false, output: "", at: 1 } as const;
+    expect(diffReplay(makeTrace({ ...recorded, hooks: [stop] }), { ...now, hooks: [...now.hooks, stop] }).map((d) => d.kind)).toEqual(["status"]);
   });
 });
 

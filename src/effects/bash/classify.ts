@@ -2,9 +2,14 @@
  * classifyBash: is a shell command provably read-only? Parsed with a real shell grammar
  * (tree-sitter-bash), then walked with an allow-list: every construct the walker does not
  * understand makes the command `undecidable`, so an unfamiliar construct can never be read-only.
+ * The grammar is not Bash, so a read-only verdict also needs Bash's own reading of the raw text
+ * (rescan.ts) to agree with the tree (agreement.ts) on every substitution and every inert span.
  */
 import { parseShell, type ShellNode } from "./parser.js";
 import { classifyCommand } from "./commands.js";
+import { ARITHMETIC_TEST_OPERATORS, classifyBuiltin } from "./builtins.js";
+import { checkAgreement } from "./agreement.js";
+import { CONFUSABLE, rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
 import { classifyInContext, openScope, type BashContext, type ContextScope } from "./context/in-context.js";
@@ -18,22 +23,40 @@ const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\//;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 const READ_OPS = new Set(["<", "<&"]);
 const CONTROL_FLOW: Record<string, string> = {
-  if_statement: "if",
   while_statement: "while/until",
-  for_statement: "for",
+  for_statement: "select",
   c_style_for_statement: "for ((…))",
   case_statement: "case",
 };
+/** Longer commands are refused unread: nobody types 64 KiB of shell, and the cost must stay bounded. */
+export const MAX_COMMAND_LENGTH = 64 * 1024;
+/** The walk recurses once per tree level; deeper trees are refused before it starts. */
+export const MAX_TREE_DEPTH = 200;
+/**
+ * A loop variable the body may set freely: lower-case, so never one of Bash's own variables
+ * (PATH, IFS, BASH_ENV, PS4 …, all upper-case but `auto_resume` and `histchars`, excluded), and not
+ * a proxy setting that tools read from the environment.
+ */
+const LOOP_VARIABLE = /^[a-z][a-z0-9_]*$/;
+const LOOP_VARIABLE_EXCLUDED = /proxy|^auto_resume$|^histchars$/;
 const WORD: ReadonlySet<string> = new Set(["word"]);
-/** Punctuation between statements; `&` (background) is not among them. */
-const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")"]);
+const TEST_OPERATOR: ReadonlySet<string> = new Set(["test_operator"]);
+/** Punctuation between statements, and the keywords of `if`; `&` (background) is not among them. */
+const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")", "if", "then", "elif", "else", "fi", "do", "done"]);
 
 class Walk {
   verdict: BashVerdict = readOnly("");
   readonly commands: string[] = [];
+  /** Start offsets of every substitution and expansion the walk judged (shared with nested walks). */
+  readonly accounted: Set<number>;
 
-  /** The surroundings the command runs in, when the caller gave them (see `BashContext`). */
-  constructor(readonly scope?: ContextScope) {}
+  /** `scope`: the surroundings the command runs in, when the caller gave them (see `BashContext`). */
+  constructor(
+    readonly scope?: ContextScope,
+    accounted: Set<number> = new Set(),
+  ) {
+    this.accounted = accounted;
+  }
 
   note(v: BashVerdict): void {
     this.verdict = worse(this.verdict, v);
@@ -41,8 +64,9 @@ class Walk {
 
   statement(node: ShellNode): void {
     switch (node.type) {
-      case "program":
       case "list":
+        return this.list(node);
+      case "program":
       case "pipeline":
       case "subshell":
       case "negated_command":
@@ -59,8 +83,20 @@ class Walk {
         return;
       case "command":
         return this.command(node);
+      case "file_redirect":
+        // A redirection with no command: `$(<file)` reads the file, `> f` truncates it.
+        return this.redirect(node);
       case "test_command":
+        this.testCommand(node);
         return this.words(node);
+      case "if_statement":
+      case "elif_clause":
+      case "else_clause":
+      case "do_group":
+        return this.children(node);
+      case "for_statement":
+        if (node.children[0]?.type !== "for") break;
+        return this.forLoop(node);
       case "comment":
         return;
       case "variable_assignment":
@@ -72,13 +108,75 @@ class Walk {
       case "function_definition":
         return this.note(undecidable(`${clip(node.text)} defines a function, which can shadow any command`));
       default:
-        if (CONTROL_FLOW[node.type]) return this.note(undecidable(`control flow (\`${CONTROL_FLOW[node.type]}\`) is not analysed`));
         if (!node.isNamed) {
           if (node.type === "&") return this.note(undecidable("`&` runs a command in the background, outliving the call"));
           if (SEPARATORS.has(node.type)) return;
         }
-        return this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
+        break;
     }
+    if (CONTROL_FLOW[node.type]) return this.note(undecidable(`control flow (\`${CONTROL_FLOW[node.type]}\`) is not analysed`));
+    this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
+  }
+
+  /** `a && b || c …`: the parser nests a chain to the left, one level per operator; walked in a loop. */
+  list(node: ShellNode): void {
+    const rest: ShellNode[] = [];
+    let left = node;
+    while (left.type === "list" && left.children.length > 0) {
+      for (let i = left.children.length - 1; i >= 1; i--) rest.push(left.children[i]);
+      left = left.children[0];
+    }
+    this.statement(left);
+    for (let i = rest.length - 1; i >= 0; i--) this.statement(rest[i]);
+  }
+
+  /**
+   * `for NAME in WORDS; do BODY; done`: read-only when the words and the body are. Setting NAME
+   * changes only this shell, and nothing the walk accepts trusts a variable's value: arithmetic,
+   * subscripts, indirection and prompt expansion of variables are all refused.
+   */
+  forLoop(node: ShellNode): void {
+    const variable = node.children.find((c) => c.type === "variable_name");
+    if (!variable || !LOOP_VARIABLE.test(variable.text) || LOOP_VARIABLE_EXCLUDED.test(variable.text)) {
+      return this.note(undecidable(`the loop sets \`${variable?.text ?? "?"}\`, which may be a variable the shell or a tool reads`));
+    }
+    for (const child of node.children) {
+      if (child === variable || child.type === "comment") continue;
+      if (child.type === "do_group") this.statement(child);
+      else if (child.isNamed) this.words(child);
+      else if (!["for", "in", ";", "\n"].includes(child.type)) this.note(undecidable(`proctor does not analyse ${clip(child.text)} in a loop`));
+    }
+  }
+
+  /**
+   * `[[ … ]]` evaluates both sides of `-eq`… as arithmetic (a name's value is evaluated in turn)
+   * and the operand of `-v`/`-R` as a name with a subscript: only literal numbers and names pass.
+   */
+  testCommand(node: ShellNode): void {
+    for (const op of node.descendantsOfType(TEST_OPERATOR)) {
+      const parent = this.parentOf(node, op);
+      if (!parent) continue;
+      const operands = parent.namedChildren.filter((c) => c !== op);
+      if (ARITHMETIC_TEST_OPERATORS.has(op.text)) {
+        const bad = operands.find((o) => !/^[0-9]+$/.test(staticValue(o) ?? ""));
+        if (bad) return this.note(undecidable(`\`[[ … ${op.text} … ]]\` evaluates ${clip(bad.text)} as arithmetic, which can run commands`));
+      } else if (op.text === "-v" || op.text === "-R") {
+        const bad = operands.find((o) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(staticValue(o) ?? ""));
+        if (bad) return this.note(undecidable(`\`[[ ${op.text} ${bad.text} ]]\` evaluates a subscript, which can run commands`));
+      }
+    }
+  }
+
+  parentOf(root: ShellNode, target: ShellNode): ShellNode | undefined {
+    const stack = [root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      for (const c of n.children) {
+        if (c === target) return n;
+        stack.push(c);
+      }
+    }
+    return undefined;
   }
 
   children(node: ShellNode): void {
@@ -88,12 +186,12 @@ class Walk {
   /** Classify the commands hidden in words (substitutions) and note what they do. */
   words(node: ShellNode): void {
     const found: BashVerdict[] = [];
-    scanWord(node, (body) => this.nested(body), found);
+    scanWord(node, (body) => this.nested(body), found, this.accounted);
     for (const v of found) this.note(v);
   }
 
   nested(body: ShellNode): BashVerdict {
-    const inner = new Walk(this.scope);
+    const inner = new Walk(this.scope, this.accounted);
     inner.children(body);
     this.commands.push(...inner.commands);
     if (inner.verdict.effect === "read-only") return inner.verdict;
@@ -165,13 +263,32 @@ class Walk {
     if (!nameNode) return;
     if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
     this.commands.push(name);
-    const verdict = classifyCommand(name, args);
+    // Builtins that evaluate their operands are the core's; every other command is the catalog's.
+    const verdict = classifyBuiltin(name, args) ?? catalogVerdict(name, args);
     this.note(verdict);
     // In context: a command the text finds read-only must stay so in its repository and PATH.
     if (this.scope && verdict.effect === "read-only") {
       const here = classifyInContext(name, args, this.scope);
       if (here) this.note(worse(verdict, here));
     }
+  }
+}
+
+const VERDICT_EFFECTS = new Set(["read-only", "side-effecting", "undecidable"]);
+
+/**
+ * The command catalog's verdict, fail-closed: a name that is a property of every object
+ * (`constructor`, `toString`, `__proto__`) must not reach a table lookup as if it were a rule,
+ * and whatever the catalog returns or throws, only a well-formed verdict counts.
+ */
+function catalogVerdict(name: string, args: readonly Arg[]): BashVerdict {
+  if (name in Object.prototype) return sideEffecting(`\`${name}\` is not a command proctor knows to be read-only`);
+  try {
+    const v = classifyCommand(name, args);
+    if (v && typeof v === "object" && VERDICT_EFFECTS.has(v.effect) && typeof v.reason === "string") return v;
+    return undecidable(`the catalog gave no verdict for \`${name}\``);
+  } catch (error) {
+    return undecidable(`the catalog failed on \`${name}\`: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -215,17 +332,29 @@ function hasBareMetacharacter(text: string): boolean {
  */
 export function explainBash(command: string, context?: BashContext): BashVerdict {
   if (typeof command !== "string") return undecidable("the command is not a string");
-  if (command.trim() === "") return readOnly("the command is empty");
+  if (command.length > MAX_COMMAND_LENGTH) return undecidable(`the command is longer than ${MAX_COMMAND_LENGTH / 1024} KiB`);
+  const confusable = CONFUSABLE.exec(command);
+  if (confusable) {
+    const code = confusable[0].charCodeAt(0).toString(16).padStart(4, "0");
+    return undecidable(`the command holds the character U+${code.toUpperCase()}, which Bash keeps inside a word where a parser may see a blank or a line end`);
+  }
+  if (/^[ \t\n]*$/.test(command)) return readOnly("the command is empty");
   if (context !== undefined && (typeof context !== "object" || context === null || typeof context.cwd !== "string" || typeof context.env !== "object" || context.env === null)) {
     return undecidable("the context is not { cwd: string, env: object }");
   }
-  const { root, hasError } = parseShell(command);
+  // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
+  const rescan = rescanShell(command);
+  if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);
+  const { root, hasError, depth } = parseShell(command);
   if (hasError) return undecidable("the command does not parse as Bash");
+  if (depth > MAX_TREE_DEPTH) return undecidable(`the command nests deeper than ${MAX_TREE_DEPTH} levels`);
   const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
   if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
   const walk = new Walk(context ? openScope(context) : undefined);
   walk.children(root);
   if (walk.verdict.effect !== "read-only") return walk.verdict;
+  const disagreement = checkAgreement(command, root, rescan.scan, walk.accounted);
+  if (disagreement) return undecidable(disagreement);
   const names = [...new Set(walk.commands)];
   return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
 }

@@ -6,7 +6,14 @@
  */
 import { classifyGit } from "./git.js";
 import { scanOptions, type OptionSpec } from "./options.js";
-import { classifyAwk, classifySed } from "./scripts.js";
+import { classifyAwk } from "./tools/awk.js";
+import { classifyEnv, envCommand } from "./tools/env.js";
+import { classifySed } from "./tools/sed.js";
+import { versionQuery } from "./tools/versions.js";
+import { classifyXargs, xargsCommand } from "./tools/xargs.js";
+import { classifyYq } from "./tools/yq.js";
+
+export { INERT_VARIABLES, isInertVariable } from "./tools/env.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
 
 /** Read-only whatever their arguments: no option makes them write a file or run a program. */
@@ -15,7 +22,7 @@ const ALWAYS_READ_ONLY = new Set([
   "cat", "tac", "nl", "head", "tail", "wc", "ls", "dir", "vdir", "stat", "readlink", "realpath", "basename", "dirname",
   "cut", "tr", "paste", "join", "comm", "fold", "fmt", "expand", "unexpand", "rev", "column", "od", "hexdump",
   "strings", "cksum", "sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
-  "base32", "base64", "diff", "cmp", "grep", "egrep", "fgrep", "jq", "du", "df", "seq",
+  "base32", "base64", "cmp", "grep", "egrep", "fgrep", "jq", "du", "df", "seq",
   // the system and the session
   "pwd", "echo", "true", "false", ":", "test", "[", "exit", "whoami", "id", "groups", "uname", "arch", "nproc", "printenv",
   "uptime", "free", "tty", "locale", "ps", "pgrep", "pidof", "which", "whereis", "type", "sleep",
@@ -25,7 +32,7 @@ const ALWAYS_READ_ONLY = new Set([
 
 /** Commands whose whole job is to run another command (or code) — what runs is not in their name. */
 const RUNNERS = new Set([
-  "eval", "exec", "source", ".", "sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "busybox", "xargs",
+  "eval", "exec", "source", ".", "sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "busybox",
   "sudo", "doas", "su", "runuser", "nohup", "timeout", "time", "watch", "nice", "ionice", "stdbuf", "strace",
   "ltrace", "chroot", "setsid", "flock", "unbuffer", "parallel", "script", "builtin", "trap", "alias", "coproc",
   "node", "nodejs", "python", "python2", "python3", "perl", "ruby", "php", "deno", "bun", "lua", "npx", "bunx",
@@ -52,10 +59,12 @@ const FIND_RUNS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdict> = {
   git: classifyGit,
   sed: classifySed,
+  gsed: classifySed,
   awk: (args, c) => classifyAwk(c, args),
   gawk: (args, c) => classifyAwk(c, args),
   mawk: (args, c) => classifyAwk(c, args),
   nawk: (args, c) => classifyAwk(c, args),
+  "original-awk": (args, c) => classifyAwk(c, args),
   find(args) {
     for (const arg of args) {
       if (arg.value === undefined) return undecidable(`\`find\` gets the argument ${arg.text}, computed at run time, where it could be an action`);
@@ -68,7 +77,9 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   fdfind: (args) => scan("fdfind", args, fdSpec),
   rg: (args) =>
     scan("rg", args, {
-      long: { pre: "runs", "hostname-bin": "runs" },
+      short: { z: "runs" },
+      // --pre runs a preprocessor; -z/--search-zip runs decompressors it finds through PATH.
+      long: { pre: "runs", "hostname-bin": "runs", "search-zip": "runs" },
       shortValued: "efgtTABCmMjEdr",
       longValued: ["regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "max-count", "max-columns", "threads", "sort", "sortr", "color", "colors", "encoding", "max-depth", "max-filesize", "replace", "path-separator", "context-separator", "ignore-file", "engine", "pre-glob", "after-context", "before-context", "context"],
       prefixes: false,
@@ -83,7 +94,16 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   uniq: (args) => operandsAtMost("uniq", args, { shortValued: "fsw", longValued: ["skip-fields", "skip-chars", "check-chars"] }, 1, "is the file uniq writes its output to"),
   xxd: (args) => operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to"),
   tree: (args) => scan("tree", args, { short: { o: "writes", R: "writes" }, shortValued: "LPIHT", longValued: ["charset", "filelimit", "timefmt", "sort", "fromfile"], prefixes: false }),
-  file: (args) => scan("file", args, { short: { C: "writes" }, long: { compile: "writes" }, shortValued: "emfFP", longValued: ["magic-file", "files-from", "separator", "exclude", "exclude-quiet", "parameter"] }),
+  // -z/-Z look inside compressed files by running decompressors found through PATH.
+  file: (args) => scan("file", args, { short: { C: "writes", z: "runs", Z: "runs" }, long: { compile: "writes", uncompress: "runs", "uncompress-noreport": "runs" }, shortValued: "emfFP", longValued: ["magic-file", "files-from", "separator", "exclude", "exclude-quiet", "parameter"] }),
+  // GNU diff -l/--paginate pipes its output through `pr`, found through PATH.
+  diff: (args) =>
+    scan("diff", args, {
+      short: { l: "runs" },
+      long: { paginate: "runs" },
+      shortValued: "CUFIxXSDWL",
+      longValued: ["context", "unified", "show-function-line", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "ifdef", "width", "label", "from-file", "to-file", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "color", "palette", "tabsize"],
+    }),
   date(args) {
     const s = scanOptions("date", args, { short: { s: "writes" }, long: { set: "writes" }, shortValued: "dfr", shortAttached: "I", longValued: ["date", "file", "reference"] });
     if (s.verdict) return s.verdict;
@@ -93,7 +113,11 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   },
   hostname: (args) => operandsAtMost("hostname", args, { short: { F: "writes", b: "writes" }, long: { file: "writes", boot: "writes" } }, 0, "sets the host name"),
   tee: (args) => operandsAtMost("tee", args, {}, 0, "is a file tee writes to"),
-  yq: (args) => scan("yq", args, { short: { i: "writes" }, long: { inplace: "writes", "in-place": "writes" }, prefixes: false }),
+  yq: classifyYq,
+  // kislyuk's yq ships xq and tomlq with the same options, -i among them.
+  xq: classifyYq,
+  tomlq: classifyYq,
+  xargs: (args) => classifyXargs(args, classifyCommand),
   printf(args) {
     const first = args[0];
     if (first?.value === undefined && first) return undecidable(`\`printf ${first.text}\`: the first argument could be -v, which assigns a variable`);
@@ -106,15 +130,45 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
     if (lookup && args.every((a) => a.value !== undefined)) return readOnly("command -v looks a name up");
     return undecidable("`command` runs another command");
   },
-  env(args) {
-    if (args.length === 0) return readOnly("env prints the environment");
-    return undecidable("`env` runs a command in a changed environment");
+  env: (args) => classifyEnv(args, classifyCommand),
+  unzip(args) {
+    // Listing (-l, -v), testing (-t) and extracting to standard output (-p, -c) only; any other
+    // use, a bare `unzip x.zip` among them, extracts files.
+    let reads = false;
+    for (const a of args) {
+      if (a.value === undefined) return undecidable(`\`unzip\` gets ${a.text}, computed at run time, where it could be an option`);
+      if (!a.value.startsWith("-") || a.value === "-") continue;
+      if (!/^-[lvtpcqzx]+$/.test(a.value)) return sideEffecting(`\`unzip ${a.value}\` is not a listing option of unzip`);
+      if (/[lvtpc]/.test(a.value)) reads = true;
+    }
+    return reads ? readOnly("unzip lists or prints an archive") : sideEffecting("`unzip` without -l, -v, -t, -p or -c extracts files");
   },
 };
 
+/** Read-looking programs that are not read-only, with the reason a verdict gives. */
+const NOT_READ_ONLY: Record<string, { effect: "undecidable" | "side-effecting"; why: string }> = {
+  less: { effect: "undecidable", why: "is a pager: it runs the LESSOPEN preprocessor, an editor and `!` commands" },
+  more: { effect: "undecidable", why: "is a pager, which can run commands (`!`) and an editor" },
+  most: { effect: "undecidable", why: "is a pager, which can run commands and an editor" },
+  pg: { effect: "undecidable", why: "is a pager, which can run commands" },
+  man: { effect: "undecidable", why: "runs a pager and formatters (MANPAGER, PAGER, groff, -P, -H)" },
+  info: { effect: "undecidable", why: "runs a browser that can run commands" },
+  tar: { effect: "side-effecting", why: "creates and extracts archives; even a listing (-t) runs a decompressor found through PATH for a compressed archive, and --to-command, -I and --checkpoint-action run programs" },
+  dd: { effect: "side-effecting", why: "writes the file named by of=" },
+  split: { effect: "side-effecting", why: "writes files" },
+  csplit: { effect: "side-effecting", why: "writes files" },
+  curl: { effect: "side-effecting", why: "makes network requests" },
+  wget: { effect: "side-effecting", why: "makes network requests and writes files" },
+  zcat: { effect: "undecidable", why: "is a script that runs gzip found through PATH" },
+  zgrep: { effect: "undecidable", why: "is a script that runs gzip and grep found through PATH" },
+  zless: { effect: "undecidable", why: "is a script that runs gzip and a pager" },
+  zmore: { effect: "undecidable", why: "is a script that runs gzip and a pager" },
+};
+
+/** fd: `-x`/`-X` run a command per result; `-l`/`--list-details` runs `ls`, found through PATH. */
 const fdSpec: OptionSpec = {
-  short: { x: "runs", X: "runs" },
-  long: { exec: "runs", "exec-batch": "runs" },
+  short: { x: "runs", X: "runs", l: "runs" },
+  long: { exec: "runs", "exec-batch": "runs", "list-details": "runs" },
   shortValued: "etdESjco",
   longValued: ["extension", "type", "max-depth", "min-depth", "exact-depth", "exclude", "size", "changed-within", "changed-before", "threads", "max-results", "color", "owner", "base-directory", "search-path", "path-separator", "ignore-file", "format", "batch-size", "max-buffer-time"],
   prefixes: false,
@@ -134,8 +188,28 @@ export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict
   if (ALWAYS_READ_ONLY.has(command)) return readOnly(`${command} only reads`);
   const rule = RULES[command];
   if (rule) return rule(args, command);
+  const version = versionQuery(command, args);
+  if (version) return version;
   if (RUNNERS.has(command)) return undecidable(`\`${command}\` runs other commands or code, which proctor cannot see`);
+  const known = NOT_READ_ONLY[command];
+  if (known) return known.effect === "undecidable" ? undecidable(`\`${command}\` ${known.why}`) : sideEffecting(`\`${command}\` ${known.why}`);
   return sideEffecting(`\`${command}\` is not a command proctor knows to be read-only`);
+}
+
+/**
+ * The command a simple command finally runs, looking through `env` and `xargs` (which run
+ * another command with its own arguments): `env -u X git log` runs `git log`. Checks that judge
+ * a command by where it runs — its repository's configuration, PATH — apply to this one too.
+ */
+export function innermostCommand(name: string, args: readonly Arg[]): { name: string; args: readonly Arg[] } {
+  let current = { name, args };
+  for (let depth = 0; depth < 16; depth++) {
+    const base = current.name.includes("/") ? SYSTEM_PATH.exec(current.name)?.[1] : current.name;
+    const inner = base === "env" ? envCommand(current.args) : base === "xargs" ? xargsCommand(current.args) : undefined;
+    if (!inner) return current;
+    current = inner;
+  }
+  return current;
 }
 
 /** The commands the catalog knows to be read-only (for docs and tests). */

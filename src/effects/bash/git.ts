@@ -1,7 +1,14 @@
 /**
  * `git`: read-only only for inspection subcommands, used without the options that write
- * (`--output`), run other programs (`-c`, `--ext-diff`, `grep -O`) or turn a listing into a
- * change (`branch -D`, `tag -d`, `config k v`).
+ * (`--output`), run other programs (`-c`, `--ext-diff`, `--textconv`, `grep -O`, signature
+ * checks that run gpg, `--help` that runs man or a browser) or turn a listing into a change
+ * (`branch -D`, `tag -d`, `config k v`).
+ *
+ * Global options are an allow-list. The inspection subcommands have hundreds of display
+ * options, so for them the options that write or run a program are enumerated from the git
+ * documentation of each subcommand (git 2.39–2.47) instead. What a repository's own
+ * configuration makes git run (`core.fsmonitor`, `diff.external`, textconv drivers, `core.pager`)
+ * is not in the text; the repository-aware verdict reads it.
  */
 import { scanOptions, type OptionSpec } from "./options.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
@@ -9,12 +16,18 @@ import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from
 /** Options of the log/diff family that take a separate value. */
 const LOG_VALUED = ["max-count", "skip", "author", "committer", "grep", "since", "after", "until", "before"];
 
-/** The log/diff/show family: `--output` writes, `--ext-diff` runs the configured diff program. */
+/**
+ * The log/diff/show family: `--output` writes; `--ext-diff` and `--textconv` run configured
+ * programs; `--show-signature` runs gpg; `--remerge-diff` runs configured merge drivers.
+ */
 const INSPECT: OptionSpec = {
-  long: { output: "writes", "ext-diff": "runs" },
+  long: { output: "writes", "ext-diff": "runs", textconv: "runs", "show-signature": "runs", "remerge-diff": "runs" },
   shortValued: "nSG",
   longValued: LOG_VALUED,
 };
+
+/** `cat-file --filters` runs the clean/smudge filters, `--textconv` the textconv drivers. */
+const CAT_FILE: OptionSpec = { long: { filters: "runs", textconv: "runs" } };
 
 const PLAIN: OptionSpec = {};
 
@@ -33,12 +46,12 @@ const INSPECTION: Record<string, OptionSpec> = {
   "show-branch": PLAIN,
   "rev-list": INSPECT,
   "rev-parse": PLAIN,
-  blame: { shortValued: "L", long: { output: "writes" } },
-  annotate: PLAIN,
-  grep: { short: { O: "runs" }, long: { "open-files-in-pager": "runs", "ext-grep": "runs" }, shortValued: "efABCm", longValued: ["max-depth", "threads", "max-count"] },
+  blame: { shortValued: "L", long: { textconv: "runs" } },
+  annotate: { shortValued: "L", long: { textconv: "runs" } },
+  grep: { short: { O: "runs" }, long: { "open-files-in-pager": "runs", "ext-grep": "runs", textconv: "runs" }, shortValued: "efABCm", longValued: ["max-depth", "threads", "max-count"] },
   "ls-files": PLAIN,
   "ls-tree": PLAIN,
-  "cat-file": PLAIN,
+  "cat-file": CAT_FILE,
   describe: PLAIN,
   "name-rev": PLAIN,
   "merge-base": PLAIN,
@@ -54,13 +67,61 @@ const INSPECTION: Record<string, OptionSpec> = {
   version: PLAIN,
 };
 
-/** Global options (before the subcommand) that take a value. */
-const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace"]);
+/**
+ * Global options (before the subcommand) that take a value. Their value must be fixed text:
+ * `-C "$d"` could name a repository whose configuration runs programs.
+ */
+const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--attr-source"]);
+/**
+ * Global flags. `-p`/`--paginate` stays: git pages only when standard output is a terminal, where
+ * plain `git log` pages as well, and the pager it runs comes from configuration and environment
+ * (`core.pager`, `GIT_PAGER`, `PAGER`), which the environment rules and the repository-aware
+ * verdict decide, not this flag.
+ */
 const GLOBAL_FLAGS = new Set([
   "--no-pager", "-P", "-p", "--paginate", "--bare", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs",
-  "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--version", "-v", "--exec-path",
-  "--html-path", "--man-path", "--info-path",
+  "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--no-lazy-fetch", "--version", "-v",
+  "--exec-path", "--html-path", "--man-path", "--info-path", "-h",
 ]);
+
+/** `--pretty`/`--format` names git defines itself; any other name is an alias from configuration. */
+const BUILTIN_PRETTY = new Set(["oneline", "short", "medium", "full", "fuller", "reference", "email", "raw", "mboxrd"]);
+
+/**
+ * Formats that run gpg: `%G?`, `%GS`, `%GK`… (log family) and `%(signature…)` (ref-filter). A
+ * `--pretty=NAME` that is not a built-in is a `pretty.NAME` alias whose text is in configuration.
+ */
+function formatProblem(sub: string, args: readonly Arg[]): BashVerdict | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === undefined || !v.startsWith("--")) continue;
+    if (v === "--") break;
+    const eq = v.indexOf("=");
+    const name = v.slice(2, eq === -1 ? undefined : eq);
+    if (!["pretty", "format"].includes(name)) continue;
+    const valueArg = eq !== -1 ? { value: v.slice(eq + 1), text: args[i].text } : name === "format" ? args[i + 1] : undefined;
+    if (!valueArg) continue;
+    const value = valueArg.value;
+    if (value === undefined) return undecidable(`\`git ${sub} ${v}\`: the format is computed at run time, and some formats run gpg`);
+    if (/%G/.test(value)) return undecidable(`\`git ${sub} --${name}=${value}\` shows signature checks, which run gpg`);
+    if (/%\(\s*signature/.test(value)) return undecidable(`\`git ${sub} --${name}=${value}\` checks signatures, which runs gpg`);
+    const alias = /^(?:format:|tformat:)/.test(value) || value.includes("%") || BUILTIN_PRETTY.has(value) || value === "";
+    if (!alias && name === "pretty") return undecidable(`\`git ${sub} --pretty=${value}\` names a format alias from configuration`);
+    if (!alias && name === "format" && sub !== "for-each-ref" && sub !== "branch" && sub !== "tag") {
+      return undecidable(`\`git ${sub} --format=${value}\` names a format alias from configuration`);
+    }
+  }
+  return undefined;
+}
+
+/** Anything git could read as `--help` runs man, info or a web browser (`help.format`, `man.viewer`). */
+function asksForHelp(args: readonly Arg[]): Arg | undefined {
+  for (const a of args) {
+    if (a.value === "--") return undefined;
+    if (a.value !== undefined && a.value.length >= 3 && "--help".startsWith(a.value)) return a;
+  }
+  return undefined;
+}
 
 function scanned(command: string, args: readonly Arg[], spec: OptionSpec, what: string): BashVerdict {
   return scanOptions(command, args, spec).verdict ?? readOnly(what);
@@ -88,7 +149,8 @@ function tag(args: readonly Arg[]): BashVerdict {
     longValued: ["sort", "format", ...FILTERS],
   });
   if (scan.verdict) return scan.verdict;
-  const listing = ["l", "list", "n", "v", "verify", ...FILTERS].some((f) => scan.seen.has(f));
+  if (scan.seen.has("v") || scan.seen.has("verify")) return undecidable("`git tag -v` checks signatures, which runs gpg");
+  const listing = ["l", "list", "n", ...FILTERS].some((f) => scan.seen.has(f));
   if (scan.operands.length > 0 && !listing) return sideEffecting(`\`git tag ${scan.operands[0].text}\` creates a tag`);
   return readOnly("git tag lists tags");
 }
@@ -143,6 +205,9 @@ const SUBCOMMANDS: Record<string, (args: readonly Arg[]) => BashVerdict> = {
   remote,
   "symbolic-ref": symbolicRef,
   stash: (args) => withAction("stash", args, { list: INSPECT, show: INSPECT }, false),
+  help: () => undecidable("`git help` runs man, info or a web browser"),
+  "verify-commit": () => undecidable("`git verify-commit` checks signatures, which runs gpg"),
+  "verify-tag": () => undecidable("`git verify-tag` checks signatures, which runs gpg"),
   reflog: (args) => withAction("reflog", args, { "": INSPECT, show: INSPECT, exists: PLAIN }, true),
   worktree: (args) => withAction("worktree", args, { list: PLAIN }, false),
   notes: (args) => withAction("notes", args, { "": PLAIN, list: PLAIN, show: PLAIN }, true),
@@ -158,8 +223,13 @@ export function classifyGit(args: readonly Arg[]): BashVerdict {
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     if (name === "-c" || name === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
     if (name === "--exec-path" && v.includes("=")) return undecidable("`git --exec-path=…` makes git run its helpers from another directory");
+    if (name === "--super-prefix") return undecidable("`git --super-prefix` is git's internal option for submodules");
+    if (name === "--list-cmds") continue;
+    if (name === "--help") return args.length === 1 ? readOnly("git --help lists git's commands") : undecidable("`git --help COMMAND` runs man, info or a web browser");
     if (GLOBAL_VALUED.has(name)) {
-      if (!v.includes("=")) i++;
+      const value = v.includes("=") ? { value: v.slice(v.indexOf("=") + 1), text: args[i].text } : args[++i];
+      if (value === undefined) return undecidable(`\`git ${v}\` lacks its value`);
+      if (value.value === undefined) return undecidable(`\`git ${name}\` gets ${value.text}, computed at run time, which could name a repository whose configuration runs programs`);
       continue;
     }
     if (!GLOBAL_FLAGS.has(v)) return sideEffecting(`\`git ${v}\` is not an option proctor knows to be read-only`);
@@ -167,9 +237,13 @@ export function classifyGit(args: readonly Arg[]): BashVerdict {
   const sub = args[i]?.value;
   if (sub === undefined) return readOnly("git without a subcommand prints help or its version");
   const rest = args.slice(i + 1);
+  const help = asksForHelp(rest);
+  if (help) return undecidable(`\`git ${sub} ${help.value}\` runs man, info or a web browser`);
   const rule = SUBCOMMANDS[sub];
-  if (rule) return rule(rest);
   const spec = INSPECTION[sub];
-  if (!spec) return sideEffecting(`\`git ${sub}\` is not a read-only git subcommand`);
+  if (!rule && !spec) return sideEffecting(`\`git ${sub}\` is not a read-only git subcommand`);
+  const format = formatProblem(sub, rest);
+  if (format) return format;
+  if (rule) return rule(rest);
   return scanned(`git ${sub}`, rest, spec, `git ${sub} reads`);
 }

@@ -91,14 +91,14 @@ export class ShellNode {
 
   /** Every descendant (not the node itself) whose type is one of `types`, in document order. */
   descendantsOfType(types: ReadonlySet<string>): ShellNode[] {
+    // Iterative: a hostile command can nest thousands of levels deep.
     const out: ShellNode[] = [];
-    const visit = (n: ShellNode) => {
-      for (const c of n.children) {
-        if (types.has(c.type)) out.push(c);
-        visit(c);
-      }
-    };
-    visit(this);
+    const stack: ShellNode[] = [...this.children].reverse();
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (types.has(n.type)) out.push(n);
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
     return out;
   }
 }
@@ -110,6 +110,8 @@ const FIELDED: ReadonlySet<string> = new Set(["command", "redirected_statement",
 export interface ShellTree {
   readonly root: ShellNode;
   readonly hasError: boolean;
+  /** How deep the tree nests (the root is depth 1); walkers that recurse check it first. */
+  readonly depth: number;
 }
 
 /** Parse a command into plain nodes; the WebAssembly tree is freed before this returns. */
@@ -120,22 +122,31 @@ export function parseShell(command: string): ShellTree {
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
     const stack = [root];
+    // Depth as walkers recurse: a list inside a list (`a && b && c` nests to the left) costs
+    // no level, because the classifier walks such chains in a loop.
+    const levels = [1];
+    let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
-        const field = FIELDED.has(stack[stack.length - 1].type) ? cursor.currentFieldName : null;
+        const parent = stack[stack.length - 1];
+        const field = FIELDED.has(parent.type) ? cursor.currentFieldName : null;
         const node = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
-        stack[stack.length - 1].children.push(node);
+        parent.children.push(node);
+        const level = levels[levels.length - 1] + (node.type === "list" && parent.type === "list" ? 0 : 1);
+        if (level > depth) depth = level;
         if (cursor.gotoFirstChild()) {
           stack.push(node);
+          levels.push(level);
           continue;
         }
         while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError };
+          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError, depth };
           stack.pop();
+          levels.pop();
         }
       }
     }
-    return { root, hasError: tree.rootNode.hasError };
+    return { root, hasError: tree.rootNode.hasError, depth };
   } finally {
     cursor.delete();
     tree.delete();

@@ -3,7 +3,10 @@
  * permission is matched against. `undefined` when that cannot be done soundly (substitutions,
  * control flow, functions, background jobs, a parse failure): such a line can hide a command.
  */
+import { MAX_COMMAND_LENGTH, MAX_TREE_DEPTH } from "./classify.js";
+import { checkAgreement } from "./agreement.js";
 import { parseShell, type ShellNode } from "./parser.js";
+import { CONFUSABLE, rescanShell } from "./rescan.js";
 
 const CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "negated_command"]);
 const SUBSTITUTIONS: ReadonlySet<string> = new Set(["command_substitution", "process_substitution"]);
@@ -29,8 +32,15 @@ function collect(node: ShellNode, out: string[]): boolean {
 
 /** The simple commands of a line, or `undefined` when they cannot be listed soundly. */
 export function simpleCommands(command: string): string[] | undefined {
-  const { root, hasError } = parseShell(command);
-  if (hasError) return undefined;
+  // The same bounds as classifyBash: `collect` recurses once per tree level.
+  if (command.length > MAX_COMMAND_LENGTH || CONFUSABLE.test(command)) return undefined;
+  // Bash's own reading must agree with the tree's (no substitution at all, the same strings,
+  // comments and here-documents), or a command could hide where the tree sees text.
+  const bash = rescanShell(command);
+  if (!bash.ok) return undefined;
+  const { root, hasError, depth } = parseShell(command);
+  if (hasError || depth > MAX_TREE_DEPTH) return undefined;
+  if (checkAgreement(command, root, bash.scan, new Set()) !== undefined) return undefined;
   const out: string[] = [];
   return collect(root, out) ? out : undefined;
 }

@@ -7,7 +7,9 @@
  * - `side-effecting`: runs something that changes state, or something not known to be read-only
  *   (an unknown command is side-effecting until proven otherwise).
  * - `undecidable`: what runs cannot be known from the text — `eval`, `sh -c`, `xargs`, a command
- *   name or option computed at run time, background jobs, control flow, function definitions.
+ *   name or option computed at run time, background jobs, `while`/`case`, function definitions,
+ *   builtins and expansions that evaluate a variable's value, text Bash would read differently
+ *   from the parser, and commands past the size and nesting caps.
  */
 export type BashEffect = "read-only" | "side-effecting" | "undecidable";
 

@@ -66,37 +66,77 @@ function concat(parts: readonly ShellNode[]): string | undefined {
   return out;
 }
 
-const ASSIGNING: ReadonlySet<string> = new Set(["=", ":=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", "++", "--"]);
+/** Parameter names Bash expands without evaluating anything: a name, a positional, a special. */
+const PARAMETER = String.raw`(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$_-])`;
+/**
+ * The `${…}` forms whose expansion only reads: `${x}`, `${#x}`, `${x[0]}`/`${x[@]}`, the
+ * default/alternative/error and pattern operators, case modification, and substrings with literal
+ * numbers. Not modelled, so never read-only: `${!x}` (indirection evaluates the value as a name,
+ * subscript included), `${x@P}` and the other transformations, `${x=…}`/`${x:=…}` (assign),
+ * subscripts or offsets that are not literal numbers (arithmetic on a variable evaluates its value,
+ * which can hold `a[$(…)]`).
+ */
+const MODELLED_EXPANSION = new RegExp(
+  // `${!}` alone is the last background PID; `${!…}` with anything after is indirection.
+  String.raw`^\$\{!\}$|^\$\{#?${PARAMETER}(?:\[(?:[0-9]+|@|\*)\])?(?:\}$|(?::?[-+?]|##?|%%?|//?|/#|/%|\^\^?|,,?)|:\s*-?[0-9]+(?:\s*:\s*-?[0-9]+)?\s*\}$)`,
+);
+/** Arithmetic with nothing but literal numbers and operators: no name whose value could be evaluated, no assignment. */
+const PURE_ARITHMETIC = /^\$\(\([0-9\s+\-*/%<>!&|^~?:,()]*\)\)$/;
+const PURE_ARITHMETIC_ASSIGNS = /(^|[^<>!=])=(?!=)|\+\+|--/;
+
+/** Why a `${…}` form is not read-only, for the verdict's reason. */
+function unmodelledExpansion(text: string): string {
+  if (text.startsWith("${!")) return "indirection uses a variable's value as a name, and a name's subscript is evaluated, which can run commands";
+  if (/^\$\{#?[^}]*?@/.test(text) && !/^\$\{#?@/.test(text)) return "`@` transformations are not modelled (`@P` expands a prompt, which runs `$(…)`)";
+  if (/^\$\{#?[A-Za-z0-9_@*#?$!-]+(?:\[[^\]]*\])?:?=/.test(text)) return "it assigns a shell variable while expanding";
+  if (/^\$\{#?[A-Za-z0-9_@*#?$!-]+\[/.test(text) || /^\$\{#?[A-Za-z0-9_@*#?$!-]+:[^-+?=]/.test(text)) {
+    return "a subscript or offset that is not a literal number is arithmetic, which evaluates variables' values and can run commands";
+  }
+  return "proctor does not model this form of parameter expansion";
+}
 
 /**
  * Every verdict hidden inside a word: command substitutions are classified with `classifyBody`
- * (`echo $(rm x)` runs `rm`), process substitution and assigning expansions are undecidable.
+ * (`echo $(rm x)` runs `rm`), process substitution and unmodelled expansions are undecidable.
+ * The start offset of every substitution or expansion judged here goes into `accounted`, so the
+ * raw-text rescan can tell one the parser did not see.
  */
-export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => BashVerdict, out: BashVerdict[]): void {
+export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => BashVerdict, out: BashVerdict[], accounted: Set<number>): void {
   switch (node.type) {
     case "command_substitution":
+      accounted.add(node.startIndex);
       out.push(classifyBody(node));
       return;
     case "process_substitution":
       out.push(undecidable(`process substitution ${clip(node.text)} runs a command whose output is used as a file`));
       return;
-    case "expansion":
-    case "arithmetic_expansion":
-      for (const child of node.descendantsOfType(ASSIGNING)) {
-        if (!child.isNamed) {
-          out.push(undecidable(`${clip(node.text)} assigns a shell variable while expanding`));
-          return;
-        }
+    case "expansion": {
+      const text = node.text;
+      if (!MODELLED_EXPANSION.test(text)) {
+        out.push(undecidable(`${clip(text)}: ${unmodelledExpansion(text)}`));
+        return;
       }
+      accounted.add(node.startIndex);
       break;
+    }
+    case "arithmetic_expansion": {
+      const text = node.text;
+      if (!PURE_ARITHMETIC.test(text) || PURE_ARITHMETIC_ASSIGNS.test(text.slice(3, -2))) {
+        out.push(undecidable(`${clip(text)}: arithmetic on names evaluates their values (which can run commands) or assigns them`));
+        return;
+      }
+      accounted.add(node.startIndex);
+      return;
+    }
     default:
       break;
   }
-  for (const child of node.children) if (child.isNamed) scanWord(child, classifyBody, out);
+  for (const child of node.children) if (child.isNamed) scanWord(child, classifyBody, out, accounted);
 }
 
 /** A command's text cut for a message. */
 export function clip(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Cut before flattening: a hostile 64 KiB word must not cost a full pass per message.
+  const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
   return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\``;
 }

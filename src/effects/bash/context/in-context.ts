@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { classifyCommand } from "../commands.js";
+import { classifyCommand, innermostCommand } from "../commands.js";
 import { undecidable, worse, type Arg, type BashVerdict } from "../verdict.js";
 import { entryKey, type ConfigEntry } from "./config-syntax.js";
 import { findRepositories, pathExists, readEffectiveConfig, type GitLocation, type Repository } from "./git-config.js";
@@ -112,7 +112,12 @@ function expandTilde(arg: Arg, env: Readonly<Record<string, string | undefined>>
 /** Consult the context for one simple command the text found read-only. */
 export function classifyInContext(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
   try {
-    return judge(name, args, scope);
+    const outer = judge(name, args, scope);
+    // `env … git log` and `xargs git grep` run git here too, found through the same PATH.
+    const inner = innermostCommand(name, args);
+    if (inner.name === name || inner.name === "cd" || inner.name === "pushd") return outer;
+    const nested = judge(inner.name, inner.args, scope);
+    return outer && nested ? worse(outer, nested) : outer ?? nested;
   } catch (error) {
     return undecidable(`proctor could not inspect the command's surroundings (${(error as Error).message})`);
   }
