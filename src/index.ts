@@ -17,10 +17,11 @@ export type {
   TraceSource,
   RunError,
   RunOutcome,
+  DeniedBy,
   Divergence,
   ReplayRecord,
 } from "./trace/types.js";
-export { TOOL_STATUSES, MAIN_AGENT } from "./trace/types.js";
+export { TOOL_STATUSES, MAIN_AGENT, DENIED_BY } from "./trace/types.js";
 export { validateTrace, traceErrors, TRACE_SCHEMA } from "./trace/schema.js";
 export { parseTranscript, readTranscript } from "./trace/transcript.js";
 export type { TranscriptLimits } from "./trace/transcript.js";
@@ -32,7 +33,9 @@ export type { ReplayMatchOptions } from "./checks/replay.js";
 export type { Check, CheckJSON, CheckResult, Verdict } from "./checks/check.js";
 export { defineCheck, evalChecks, evaluateChecks } from "./checks/check.js";
 export { assertChecks, expect, ChecksFailedError } from "./expect.js";
-export { tool, toolWith, notTool, onlyTools, toolCount, denied, mcp, baseToolName } from "./checks/tools.js";
+export { tool, toolWith, notTool, onlyTools, toolCount, mcp, baseToolName } from "./checks/tools.js";
+export { denied } from "./checks/denied.js";
+export type { DeniedOptions, DeniedByOption } from "./checks/denied.js";
 export { output, experimental_eachReply, experimental_replyCount, received, turns } from "./checks/text.js";
 export { experimental_eachReply as eachReply, experimental_replyCount as replyCount } from "./checks/text.js";
 export { hookFired, skill } from "./checks/run.js";
@@ -63,7 +66,7 @@ export type { MeasureOptions, TrialContext } from "./measure/measure.js";
 export type { Budget, EarlyStop } from "./measure/stopping.js";
 export type { ProgressOptions, ProgressState } from "./measure/progress.js";
 export { renderProgress } from "./measure/progress.js";
-export { assertRates, evaluateThresholds, thresholdFor, validateThresholds, formatRate, RatesBelowThresholdError } from "./measure/thresholds.js";
+export { assertRates, evaluateThresholds, thresholdFor, validateThresholds, formatRate, RatesBelowThresholdError, incompleteness } from "./measure/thresholds.js";
 export type { ThresholdRow, ThresholdVerdict } from "./measure/thresholds.js";
 export { compareReports } from "./measure/compare-reports.js";
 export type { ReportComparison, CheckComparison, ChangeVerdict, CompareOptions, SideCounts } from "./measure/compare-reports.js";
@@ -74,7 +77,7 @@ export type { TrialRange } from "./measure/shard.js";
 export { mergeReports, missingShards } from "./measure/merge.js";
 export { CHECK_REPORT_SCHEMA, validateCheckReport, parseCheckReport, parseCheckReports, checkReportErrors } from "./measure/schema.js";
 export { REPORT_VERSION } from "./measure/types.js";
-export type { CheckReport, CheckStats, TrialError, TrialFailure, TrialSummary, UsageTotals, Thresholds, StopInfo, ShardSpec, ReportMetadata, Timing } from "./measure/types.js";
+export type { CheckReport, CheckStats, TrialError, TrialFailure, TrialSummary, UsageTotals, Thresholds, StopInfo, ShardSpec, ReportMetadata, Timing, IncompleteInfo } from "./measure/types.js";
 export { seededRandom, trialRandom } from "./measure/random.js";
 export type { Random } from "./measure/random.js";
 export { wilsonInterval, standardError } from "./stats/proportion.js";

@@ -15,7 +15,7 @@ import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { resolveClaudeBinary } from "./binary.js";
 import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
-import { refuseRootBypass, validateSpec, type HarnessSpec } from "./spec.js";
+import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
 
 /** What a harness run produced. */
 export interface HarnessResult extends AgentRunResult<HarnessResult> {
@@ -76,6 +76,10 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
       const env = buildChildEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: mockRun.apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
       return { dirs, args: buildArgs(spec, dirs, cwd), env };
     },
-    readTrace: (proc) => parseTranscript(proc.stdout, { sourceKind: "harness" }),
+    readTrace: (proc) => {
+      const trace = parseTranscript(proc.stdout, { sourceKind: "harness" });
+      const unloaded = unloadedPlugins(trace, spec.plugins ?? [], cwd);
+      return unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
+    },
   });
 }

@@ -1,9 +1,12 @@
 /** What one harness run is made of, and the checks that reject a bad spec before anything spawns. */
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { Script } from "../../mock-model/script/types.js";
+import type { RunError, Trace } from "../../src/trace/types.js";
 
 export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "plan" | "bypassPermissions";
 
@@ -107,12 +110,102 @@ const HARNESS_SPEC: SpecShape = {
   },
 };
 
-/** Reject a malformed spec, naming the field, the bad value and its type. */
+/**
+ * Reject a malformed spec, naming the field, the bad value and its type — and any plugin dir,
+ * settings or MCP config file that does not exist: a missing plugin silently leaves its hooks out,
+ * and a guard test would then pass on claude's own guards.
+ */
 export function validateSpec(spec: unknown): asserts spec is HarnessSpec {
   checkAgentSpec(spec, HARNESS_SPEC);
   for (const name of [...Object.keys((spec.skills ?? {}) as object), ...Object.keys((spec.agents ?? {}) as object)]) {
     if (!/^[\w.:-]+$/.test(name)) rejectField("runHarness", "skills/agents", "names must be plain file names (letters, digits, . _ : -)", name);
   }
+  refuseMissingPaths(spec as unknown as HarnessSpec);
+}
+
+const PLUGIN_PARTS = [".claude-plugin/plugin.json", "hooks/hooks.json", "skills", "agents", "commands", ".mcp.json"];
+
+function kindOf(file: string): "dir" | "file" | undefined {
+  try {
+    return statSync(file).isDirectory() ? "dir" : "file";
+  } catch {
+    return undefined;
+  }
+}
+
+function refuseMissing(field: string, given: string, resolved: string, want: "dir" | "file", why: string): void {
+  const kind = kindOf(resolved);
+  if (kind === want) return;
+  const problem = kind === undefined ? `does not exist (${resolved})` : `is a ${kind === "dir" ? "directory" : "file"}, not a ${want === "dir" ? "directory" : "file"} (${resolved})`;
+  throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)} ${problem}`, { detail: `  ${why}; relative paths resolve against spec.cwd (default: the current directory)` });
+}
+
+/** Plugin dirs, settings and MCP config files named by the spec (fields and CLI args) must exist. */
+function refuseMissingPaths(spec: HarnessSpec): void {
+  const cwd = path.resolve(spec.cwd ?? process.cwd());
+  const pluginWhy = "without it the plugin's hooks, skills and agents are silently absent from the run";
+  const checkPlugin = (field: string, given: string) => {
+    const dir = path.resolve(cwd, given);
+    refuseMissing(field, given, dir, "dir", pluginWhy);
+    if (!PLUGIN_PARTS.some((p) => existsSync(path.join(dir, p)))) {
+      throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)} is not a plugin directory (${dir})`, {
+        detail: `  a plugin has at least one of ${PLUGIN_PARTS.join(", ")}; point at the plugin's root`,
+      });
+    }
+    for (const file of [".claude-plugin/plugin.json", "hooks/hooks.json"]) {
+      if (!existsSync(path.join(dir, file))) continue;
+      try {
+        JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+      } catch (error) {
+        throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)}: ${file} is not valid JSON (${(error as Error).message})`, {
+          detail: "  claude silently skips such a plugin (or its hooks); fix the file",
+        });
+      }
+    }
+  };
+  (spec.plugins ?? []).forEach((p, i) => checkPlugin(`plugins[${i}]`, p));
+  if (typeof spec.mcpConfig === "string") refuseMissing("mcpConfig", spec.mcpConfig, path.resolve(cwd, spec.mcpConfig), "file", "claude would start without those MCP servers");
+  for (const [field, text] of [...Object.entries(spec.skills ?? {}).map(([n, t]) => [`skills.${n}`, t]), ...Object.entries(spec.agents ?? {}).map(([n, t]) => [`agents.${n}`, t])]) {
+    const looksLikePath = !/\s/.test(text.trim()) && (/\.md$/i.test(text.trim()) || existsSync(path.resolve(cwd, text.trim())));
+    if (text.trim() === "" || looksLikePath) {
+      rejectField("runHarness", field, `must be the ${field.startsWith("skills") ? "SKILL.md" : "agent .md"} text itself (with its --- frontmatter), not ${text.trim() === "" ? "empty" : "a path: read the file and pass its text"}`, text);
+    }
+  }
+  // The same paths passed as raw CLI arguments.
+  const args = spec.args ?? [];
+  args.forEach((arg, i) => {
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = inline ?? args[i + 1];
+    if (value === undefined) return;
+    if (flag === "--plugin-dir") checkPlugin(`args[${inline === undefined ? i + 1 : i}]`, value);
+    else if ((flag === "--settings" || flag === "--mcp-config") && !value.trimStart().startsWith("{")) {
+      refuseMissing(`args[${inline === undefined ? i + 1 : i}]`, value, path.resolve(cwd, value), "file", `claude would run without that ${flag === "--settings" ? "settings file" : "MCP config"}`);
+    }
+  });
+}
+
+/**
+ * The plugin dirs claude did not load, as run errors: it drops a plugin whose manifest it rejects
+ * without a word, and a guard test would then be testing a run without its guard.
+ */
+export function unloadedPlugins(trace: Trace, plugins: readonly string[], cwd: string): RunError[] {
+  const loaded = trace.source.plugins;
+  if (!loaded) return [];
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const have = new Set(loaded.map((p) => real(p.path)));
+  return plugins
+    .map((p) => path.resolve(cwd, p))
+    .filter((p) => !have.has(real(p)))
+    .map((p) => ({
+      kind: "plugin-not-loaded",
+      message: `claude did not load the plugin at ${p} (it is not among the plugins its init line lists: ${loaded.map((l) => l.name).join(", ") || "none"}); its hooks, skills and agents are absent from this run — check .claude-plugin/plugin.json against claude's plugin manifest`,
+    }));
 }
 
 /** Claude refuses bypassPermissions as root unless the run declares a sandbox; say so before anything spawns. */

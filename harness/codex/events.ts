@@ -80,7 +80,8 @@ function itemCall(item: Json, options: CodexEventOptions): { source: CallSource;
       // A command the sandbox stopped is reported either as a refused call (the stream leaves it
       // out) or as a command that ran and failed writing: the same refusal, whichever Codex chose.
       const failed = (item.status === "completed" || item.status === "failed") && typeof item.exit_code === "number" && item.exit_code !== 0;
-      const status = failed ? (SANDBOX_DENIAL.test(String(item.aggregated_output ?? "")) ? "denied" : "failure") : itemStatus(item.status, "success");
+      const sandboxed = failed && SANDBOX_DENIAL.test(String(item.aggregated_output ?? ""));
+      const status = failed ? (sandboxed ? "denied" : "failure") : itemStatus(item.status, "success");
       return {
         source: "command_execution",
         call: {
@@ -89,7 +90,7 @@ function itemCall(item: Json, options: CodexEventOptions): { source: CallSource;
           input: { command: unwrapShellCommand(String(item.command ?? "")) },
           ...(status !== "pending" ? { result: String(item.aggregated_output ?? "") } : {}),
           status,
-          ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
+          ...(status === "denied" ? { deniedBy: sandboxed ? ("sandbox" as const) : ("permission" as const) } : {}),
         },
       };
     }

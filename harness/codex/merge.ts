@@ -57,6 +57,23 @@ function callInput(call: EmittedCall, reported: Record<string, unknown> | undefi
   return call.input;
 }
 
+/** The sandbox's own words for a write it refused; other refusals are Codex's command policy or approval settings. */
+const SANDBOX_REFUSAL = /Read-only file system|Operation not permitted/;
+
+/** Who refused a call, from the output the CLI sent back to the model. */
+function denierOf(output: string | undefined): "sandbox" | "permission" {
+  return output !== undefined && SANDBOX_REFUSAL.test(output) && !/\bRejected\(|\brejected: /.test(output) ? "sandbox" : "permission";
+}
+
+/**
+ * A call the stream reported as failed that the sandbox in fact refused (Codex reports some
+ * sandboxed commands and not others): what the model was told decides, as for unreported calls.
+ */
+function refusedBySandbox(call: ToolCall, output: string | undefined): ToolCall {
+  if (call.status !== "failure" || output === undefined || outputStatus(output).status !== "denied") return call;
+  return { ...call, status: "denied", deniedBy: denierOf(output) };
+}
+
 /** A call only the mock saw, judged by what the CLI told the model about it. */
 function unreportedCall(call: EmittedCall, output: string | undefined, cwd?: string): ToolCall {
   const status = output === undefined ? "pending" : outputStatus(output).status;
@@ -67,7 +84,7 @@ function unreportedCall(call: EmittedCall, output: string | undefined, cwd?: str
     ...(output !== undefined ? { result: output } : {}),
     status,
     agent: "main",
-    ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
+    ...(status === "denied" ? { deniedBy: denierOf(output) } : {}),
   };
 }
 
@@ -93,7 +110,9 @@ export function mergeModelCalls(
     for (let i = next; i < entries.length; i++) if (pred(entries[i])) return i;
     return -1;
   };
-  for (const item of answered.flat()) {
+  for (const [item, response] of answered.flatMap((items, r) => items.map((it) => [it, r] as const))) {
+    // Calls the model sent in one response were issued together: they share a turn.
+    const turn = response + 1;
     if (item.type === "text" || item.type === "reasoning") {
       const kind = item.type === "text" ? "message" : "reasoning";
       const at = find((e) => e.type === kind && squash(e.text) === squash(item.text));
@@ -103,11 +122,11 @@ export function mergeModelCalls(
     const output = outputOf(item.id);
     const at = find((e) => e.type === "call" && sameCall(e, item, output));
     if (at === -1) {
-      out.push({ type: "call", source: "model", call: unreportedCall(item, output, cwd) });
+      out.push({ type: "call", source: "model", call: { ...unreportedCall(item, output, cwd), turn } });
       continue;
     }
     const reported = take(at) as Extract<TimelineEntry, { type: "call" }>;
-    out.push({ ...reported, call: { ...reported.call, id: item.id, name: item.name, input: callInput(item, reported.call.input, cwd) } });
+    out.push({ ...reported, call: refusedBySandbox({ ...reported.call, id: item.id, name: item.name, input: callInput(item, reported.call.input, cwd), turn }, output) });
   }
   while (next < entries.length) out.push(entries[next++]);
   return out;

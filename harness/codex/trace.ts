@@ -42,9 +42,14 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
   const replies: Reply[] = [];
   let pending: { text: string; at: number } | undefined;
   let lastMessage: string | undefined;
+  // A recorded stream does not say which calls one response issued together: without the mock's
+  // record each call is its own turn, so ordered checks keep the stream's order.
+  const grouped = entries.some((e) => e.type === "call" && e.call.turn !== undefined);
+  let turn = 0;
   for (const entry of entries) {
     if (entry.type === "call") {
-      toolCalls.push(entry.call);
+      turn++;
+      toolCalls.push(grouped || entry.call.turn !== undefined ? entry.call : { ...entry.call, turn });
       pending = undefined;
     } else if (entry.type === "message") {
       if (pending && pending.text.trim()) replies.push(pending);

@@ -6,7 +6,7 @@ import { readTextWithin } from "../../src/io/read-bounded.js";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { validateTrace } from "../../src/trace/schema.js";
 import { isSessionLog, readTranscriptFiles } from "../../src/trace/session-log.js";
-import { parseSessionLog, parseTranscript, readTranscript, TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
+import { parseSessionLog, parseTranscript, readTranscript, requireTranscriptEvents, TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
 
 /** True for a value shaped like a Trace (so it is validated as one, not parsed as a transcript). */
@@ -53,5 +53,5 @@ export function readTraceFile(path: string): Trace {
       cause: error,
     });
   }
-  return traceFromText(text, path);
+  return requireTranscriptEvents(traceFromText(text, path), path);
 }

@@ -3,7 +3,7 @@
  * (evaluateThresholds — the implementation assertRates uses) and from compareReports' verdicts;
  * this file only lays them out as testcases.
  */
-import { evaluateThresholds, formatRate, type ThresholdRow } from "../../src/measure/thresholds.js";
+import { evaluateThresholds, formatRate, incompleteness, type ThresholdRow } from "../../src/measure/thresholds.js";
 import type { CheckReport, CheckStats, Thresholds } from "../../src/measure/types.js";
 import type { BaselineDiff } from "../baseline/diff.js";
 import { buildJunitXml, type JunitCase, type JunitSuite } from "./xml.js";
@@ -52,8 +52,13 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
     return base;
   });
   // Report-level problems (nothing evaluated, too many errored trials) are failures too: one case says them.
+  const incomplete = report.skipped ? undefined : incompleteness(report);
   if (verdict && verdict.problems.length > 0 && !report.skipped) {
-    cases.push({ name: "trials", className: name, failure: { text: verdict.problems.join("\n"), type: "report" } });
+    const type = verdict.status === "incomplete" ? "incomplete" : "report";
+    cases.push({ name: "trials", className: name, failure: { text: verdict.problems.join("\n"), type } });
+  } else if (incomplete) {
+    // Ungated, but still not a clean pass: trials it was meant to cover never ran.
+    cases.push({ name: "trials", className: name, failure: { text: `incomplete: ${incomplete}`, type: "incomplete" } });
   }
   const t = report.trials;
   return {
@@ -70,6 +75,7 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
       seed: report.seed,
       shard: report.shard ? `${report.shard.index}/${report.shard.count}` : undefined,
       stopped: report.stopped?.message,
+      incomplete: incomplete,
       proctorVersion: report.metadata.proctorVersion,
       models: report.metadata.models.join(", ") || undefined,
     },

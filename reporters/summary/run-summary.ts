@@ -11,10 +11,12 @@ import { firstLine } from "../text/sanitize.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
-function rowLine(row: ThresholdRow | undefined, rate: string, label: string, width: number, p: Palette): string {
+function rowLine(row: ThresholdRow | undefined, rate: string, label: string, width: number, p: Palette, incomplete: boolean): string {
   const name = label.padEnd(width);
   if (!row || row.pass === undefined) return `    ${p.dim("·")} ${name}  ${rate}${row ? p.dim("  not gated") : ""}`;
   const by = row.value !== row.rate ? ` (lower bound ${row.value === null ? "–" : pct(row.value)})` : "";
+  // A rate that holds on part of the trials is not a ✓: the rest never ran.
+  if (row.pass && incomplete) return `    ${p.yellow("◌")} ${name}  ${rate}  ${p.yellow(`≥ ${pct(row.min!)}${by} so far — incomplete`)}`;
   return row.pass ? `    ${p.green("✓")} ${name}  ${rate}  ${p.dim(`≥ ${pct(row.min!)}${by}`)}` : `    ${p.red("✗")} ${name}  ${rate}  ${p.red(`< ${pct(row.min!)}${by}`)}`;
 }
 
@@ -33,7 +35,7 @@ function spent(o: EvalOutcome): string | undefined {
 /** One eval's block. */
 function renderOutcome(o: EvalOutcome, p: Palette): string[] {
   const r = o.report;
-  const mark = { passed: p.green("✓"), failed: p.red("✗"), skipped: p.yellow("⊘"), partial: p.blue("◐"), "not-run": p.dim("–") }[o.status];
+  const mark = { passed: p.green("✓"), failed: p.red("✗"), skipped: p.yellow("⊘"), incomplete: p.yellow("◌"), partial: p.blue("◐"), "not-run": p.dim("–") }[o.status];
   const facts = [o.tier, r && `${r.trials.completed + r.trials.errored}/${r.trials.planned} trials`, spent(o), r && `${(r.timing.wallMs / 1000).toFixed(1)} s`].filter(Boolean).join(" · ");
   const lines = [`${mark} ${p.bold(o.definition.name)}${facts ? `  ${p.dim(facts)}` : ""}`];
   if (o.note) lines.push(`    ${p.dim(o.note)}`);
@@ -45,7 +47,7 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
   const rows = new Map(o.verdict?.rows.map((row) => [row.label, row]));
   const width = Math.min(48, Math.max(...r.checks.map((c) => c.label.length)));
   for (const c of r.checks) {
-    lines.push(rowLine(rows.get(c.label), formatRate(c, r.confidence), c.label.length > width ? `${c.label.slice(0, width - 1)}…` : c.label, width, p));
+    lines.push(rowLine(rows.get(c.label), formatRate(c, r.confidence), c.label.length > width ? `${c.label.slice(0, width - 1)}…` : c.label, width, p, o.status === "incomplete"));
     const row = rows.get(c.label);
     if (row?.pass === false && c.failures[0]) lines.push(`        ${p.dim(`e.g. trial ${c.failures[0].trial}: ${firstLine(c.failures[0].message, 110)}`)}`);
   }
@@ -53,8 +55,8 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
     const first = r.errors.slice(0, 2).map((e) => `trial ${e.trial}: ${firstLine(e.message, 100)}`).join("; ");
     lines.push(`    ${p.red(`${r.trials.errored} trial${r.trials.errored === 1 ? "" : "s"} errored`)} — ${first}${r.errors.length > 2 ? "; …" : ""}`);
   }
-  if (r.stopped) lines.push(`    ${p.yellow(`stopped early: ${r.stopped.message}`)}`);
-  for (const problem of o.verdict?.problems ?? []) if (!problem.includes("errored")) lines.push(`    ${p.red(problem)}`);
+  if (r.stopped && o.status !== "incomplete") lines.push(`    ${p.yellow(`stopped early: ${r.stopped.message}`)}`);
+  for (const problem of o.verdict?.problems ?? []) if (!problem.includes("errored")) lines.push(`    ${problem.startsWith("incomplete:") ? p.yellow(problem) : p.red(problem)}`);
   return lines;
 }
 
@@ -66,6 +68,7 @@ export function renderRunSummary(outcomes: readonly EvalOutcome[], options: { co
   const parts = [`${count("passed")} passed`];
   if (count("failed")) parts.push(p.red(`${count("failed")} failed`));
   if (count("skipped")) parts.push(p.yellow(`${count("skipped")} skipped`));
+  if (count("incomplete")) parts.push(p.yellow(`${count("incomplete")} incomplete`));
   if (count("partial")) parts.push(`${count("partial")} partial (shard)`);
   if (count("not-run")) parts.push(`${count("not-run")} not run`);
   const paid = outcomes.filter((o) => o.report && !isFree(o));

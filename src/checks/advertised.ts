@@ -1,6 +1,6 @@
 /** Checks on what the model was offered: the tools listed in the requests it received. */
 import type { Trace } from "../trace/types.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { toolNameMatches } from "./tools.js";
 import { requireName } from "./validate.js";
 
@@ -11,7 +11,7 @@ import { requireName } from "./validate.js";
  */
 export function advertised(name: string): Check<Trace> {
   requireName("advertised", "name", name);
-  return defineCheck<Trace>("advertised", { name }, (trace) => {
+  return defineTraceCheck("advertised", { name }, (trace) => {
     const requests = trace.modelRequests;
     if (!requests || requests.length === 0) {
       return {

@@ -6,6 +6,8 @@
 import { isProctorError } from "../errors/proctor-error.js";
 import { loadShellParser } from "../effects/bash/parser.js";
 import { encodeValue, formatValue } from "../match/codec.js";
+import type { Trace } from "../trace/types.js";
+import { requireTarget, TRACE_TARGET, type CheckTarget } from "./targets.js";
 
 /** The outcome of evaluating one check against one result. */
 export interface CheckResult {
@@ -78,12 +80,14 @@ export interface Verdict {
 /**
  * Build a check from its JSON parameters and an evaluator. The evaluator never throws past
  * here: an exception becomes a failing result that quotes it (a crashed check is not a pass).
+ * With `target`, a value that is not one is refused (a ProctorError) before evaluation: a wrong
+ * input is the caller's mistake, not a verdict about the run.
  */
 export function defineCheck<T>(
   kind: string,
   params: Record<string, unknown>,
   evaluate: (target: T) => Verdict,
-  options: { label?: string; json?: () => CheckJSON; prepare?: (target: T) => Promise<void> } = {},
+  options: { label?: string; json?: () => CheckJSON; prepare?: (target: T) => Promise<void>; target?: CheckTarget } = {},
 ): Check<T> {
   const json = Object.freeze({ kind, ...(encodeValue(params) as Record<string, unknown>) }) as CheckJSON;
   const label = options.label ?? labelOf(kind, params);
@@ -91,6 +95,7 @@ export function defineCheck<T>(
     kind,
     label,
     eval(target: T): CheckResult {
+      if (options.target) requireTarget(options.target, label, target);
       let verdict: Verdict;
       try {
         verdict = evaluate(target);
@@ -106,6 +111,16 @@ export function defineCheck<T>(
     toJSON: options.json ?? (() => json),
     ...(options.prepare ? { prepare: options.prepare } : {}),
   });
+}
+
+/** `defineCheck` over a Trace, refusing anything that is not one. */
+export function defineTraceCheck(
+  kind: string,
+  params: Record<string, unknown>,
+  evaluate: (trace: Trace) => Verdict,
+  options: { label?: string; json?: () => CheckJSON; prepare?: (trace: Trace) => Promise<void> } = {},
+): Check<Trace> {
+  return defineCheck<Trace>(kind, params, evaluate, { ...options, target: TRACE_TARGET });
 }
 
 /** `kind(Bash, {"command":/rm/}, max: 1)`: strings bare, numbers named, the rest compact JSON. */

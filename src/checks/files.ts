@@ -1,7 +1,7 @@
 /** Checks on the work dir: what the run wrote, and what it must not have. */
 import picomatch from "picomatch";
 import type { FileChange, Trace } from "../trace/types.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable } from "./describe.js";
 import { requireName, requireNames } from "./validate.js";
 
@@ -32,7 +32,7 @@ const NO_SNAPSHOT =
 /** The agent wrote (or left) a file at this path in the work dir (a glob also works). */
 export function wrote(path: string): Check<Trace> {
   requireName("wrote", "path", path);
-  return defineCheck<Trace>("wrote", { path }, (trace) => {
+  return defineTraceCheck("wrote", { path }, (trace) => {
     if (!trace.files) return { pass: false, message: `expected ${path} to be written; the trace has no file record`, expected: path };
     const match = pathMatcher(path, trace.source.cwd);
     const hit = trace.files.changes.find((c) => c.change !== "deleted" && match(c.path));
@@ -52,7 +52,7 @@ export function wrote(path: string): Check<Trace> {
  */
 export function didNotWrite(path: string): Check<Trace> {
   requireName("didNotWrite", "path", path);
-  return defineCheck<Trace>("didNotWrite", { path }, (trace) => {
+  return defineTraceCheck("didNotWrite", { path }, (trace) => {
     const match = pathMatcher(path, trace.source.cwd);
     const hit = trace.files?.changes.find((c) => match(c.path));
     if (hit) return { pass: false, message: `expected ${path} to be left alone; it was ${hit.change}`, expected: path, actual: hit };
@@ -67,7 +67,7 @@ export function didNotWrite(path: string): Check<Trace> {
 /** Every change in the work dir is at one of these paths or globs — the write surface, whitelisted. */
 export function wroteOnly(paths: readonly string[]): Check<Trace> {
   requireNames("wroteOnly", "paths", paths);
-  return defineCheck<Trace>("wroteOnly", { paths: [...paths] }, (trace) => {
+  return defineTraceCheck("wroteOnly", { paths: [...paths] }, (trace) => {
     if (!trace.files) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: the trace has no file record`, expected: paths };
     const matchers = paths.map((p) => pathMatcher(p, trace.source.cwd));
     const outside = trace.files.changes.filter((c) => !matchers.some((m) => m(c.path)));

@@ -6,9 +6,11 @@ import type { Trace } from "../trace/types.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import { isPlainObject } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
+import { regexFromData } from "../match/linear-regexp.js";
 import type { Check, CheckJSON } from "./check.js";
 import { InvalidCheckError, describeValue } from "./validate.js";
-import { denied, mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
+import { mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
+import { denied } from "./denied.js";
 import { experimental_eachReply, experimental_replyCount, output, received, turns } from "./text.js";
 import { hookFired, skill } from "./run.js";
 import { didNotWrite, wrote, wroteOnly } from "./files.js";
@@ -71,13 +73,13 @@ export class FieldReader {
   }
 }
 
-/** JSON → values: `{"$regex","$flags"}` back to RegExp, recursively. */
+/** JSON → values: `{"$regex","$flags"}` back to a (linear-time) RegExp, recursively. */
 function decode(value: unknown): unknown {
   if (isRegexJSON(value)) {
     try {
-      return new RegExp(value.$regex, value.$flags ?? "");
+      return regexFromData(value.$regex, value.$flags ?? "");
     } catch (error) {
-      throw new ProctorError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${(error as Error).message}`);
+      throw new ProctorError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${error instanceof ProctorError ? error.shortMessage : (error as Error).message}`);
     }
   }
   if (Array.isArray(value)) return value.map(decode);
@@ -96,7 +98,7 @@ const BUILDERS = new Map<string, Builder>([
   ["notTool", (r) => notTool(r.string("name"), r.optional("args", r.raw) as never)],
   ["onlyTools", (r) => onlyTools(r.strings("allowed"))],
   ["toolCount", (r) => toolCount(r.string("name"), bounds(r))],
-  ["denied", (r) => denied(r.string("name"), r.optional("args", r.raw) as never)],
+  ["denied", (r) => denied(r.string("name"), r.optional("args", r.raw) as never, { by: r.optional("by", r.raw) as never })],
   ["mcp", (r) => mcp(r.string("server"), r.string("toolName"))],
   ["skill", (r) => skill(r.string("id"))],
   ["output", (r) => output(r.text("matcher"))],

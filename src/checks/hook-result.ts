@@ -1,6 +1,7 @@
 /** Checks over one hook run (`runHook`), not over a Trace. */
 import type { HookRunResult } from "../hook/types.js";
 import { defineCheck, type Check } from "./check.js";
+import { HOOK_RESULT_TARGET } from "./targets.js";
 
 function notRun(h: HookRunResult): string | undefined {
   if (!h.ran) return `the hook did not run for ${h.event} (its matcher did not match)`;
@@ -25,7 +26,7 @@ export function blocked(): Check<HookRunResult> {
     return h.blocked
       ? { pass: true, message: `blocked by ${h.blockedBy.join(" + ")} (${summary(h)})`, actual: h.blockedBy }
       : { pass: false, message: `expected the hook to block; it let the event through (${summary(h)}). Block with exit 2 or {"hookSpecificOutput":{"permissionDecision":"deny"}}`, expected: "blocked", actual: summary(h) };
-  });
+  }, { target: HOOK_RESULT_TARGET });
 }
 
 /** The hook let the event through. */
@@ -36,5 +37,5 @@ export function allowed(): Check<HookRunResult> {
     return h.blocked
       ? { pass: false, message: `expected the hook to allow; it blocked via ${h.blockedBy.join(" + ")} (${summary(h)})`, expected: "allowed", actual: h.blockedBy }
       : { pass: true, message: `allowed (${summary(h)})` };
-  });
+  }, { target: HOOK_RESULT_TARGET });
 }

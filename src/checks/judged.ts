@@ -1,6 +1,6 @@
 /** Model-graded checks and user-defined checks: the two kinds that hold a function. */
 import type { Trace } from "../trace/types.js";
-import { defineCheck, type Check, type CheckJSON } from "./check.js";
+import { defineCheck, defineTraceCheck, type Check, type CheckJSON } from "./check.js";
 import { quote } from "./describe.js";
 import { InvalidCheckError, requireName, requireNumber } from "./validate.js";
 
@@ -81,7 +81,7 @@ export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } =
     if (!m) byTrace.set(trace, (m = new Map()));
     m.set(key, v);
   };
-  return defineCheck<Trace>(
+  return defineTraceCheck(
     "judged",
     params,
     (trace) => {

@@ -1,6 +1,6 @@
 /** Checks on a replayed run: did the world answer as it did when the run was recorded? */
 import type { Divergence, Trace } from "../trace/types.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { InvalidCheckError } from "./validate.js";
 
 const KINDS: readonly Divergence["kind"][] = ["result", "status", "hook", "call", "subagent", "turn", "outcome"];
@@ -21,7 +21,7 @@ export function replayMatches(options: ReplayMatchOptions = {}): Check<Trace> {
   for (const kind of ignore) {
     if (!KINDS.includes(kind)) throw new InvalidCheckError("replayMatches", "ignore", `holds ${JSON.stringify(kind)}; the divergence kinds are ${KINDS.join(", ")}`, ignore);
   }
-  return defineCheck<Trace>("replayMatches", { ignore: ignore.length ? ignore : undefined }, (trace) => {
+  return defineTraceCheck("replayMatches", { ignore: ignore.length ? ignore : undefined }, (trace) => {
     if (!trace.replay) {
       return { pass: false, message: "expected a replayed run; this Trace has no replay record (make one with runReplay or `proctor replay RECORDING`)" };
     }

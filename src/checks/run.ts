@@ -1,12 +1,12 @@
 /** Checks on the run's machinery: hooks that fired and skills that resolved. */
 import type { Trace } from "../trace/types.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { requireName } from "./validate.js";
 
 /** A hook fired for this event (`"PreToolUse"`, `"Stop"`) or this exact hook name (`"PreToolUse:Bash"`). */
 export function hookFired(event: string): Check<Trace> {
   requireName("hookFired", "event", event);
-  return defineCheck<Trace>("hookFired", { event }, (trace) => {
+  return defineTraceCheck("hookFired", { event }, (trace) => {
     const hits = trace.hooks.filter((h) => h.event === event || h.name === event);
     if (hits.length > 0) {
       const blocked = hits.filter((h) => h.blocked).length;
@@ -28,7 +28,7 @@ export function hookFired(event: string): Check<Trace> {
 export function skill(id: string): Check<Trace> {
   requireName("skill", "id", id);
   const matches = (name: string) => name === id || (!id.includes(":") && name.endsWith(`:${id}`));
-  return defineCheck<Trace>("skill", { id }, (trace) => {
+  return defineTraceCheck("skill", { id }, (trace) => {
     const runs = trace.skills.filter((s) => matches(s.name));
     const ok = runs.find((s) => s.status === "success");
     if (ok) return { pass: true, message: `skill ${ok.name} resolved at #${ok.callIndex}`, callIndex: ok.callIndex };

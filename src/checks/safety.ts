@@ -5,7 +5,7 @@ import { claudeCodeDialect, codexDialect, shellCommandOf, type HarnessDialect } 
 import { PURITY_LEVELS, type PurityLevel } from "../effects/effects.js";
 import { decidePurityGate } from "../effects/purity-gate.js";
 import { classifyTrifectaLegs, holdsLethalTrifecta, type TrifectaLegs } from "../effects/trifecta.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable, describeCall, summarizeTools } from "./describe.js";
 import { InvalidCheckError, requireName, requireNames } from "./validate.js";
 
@@ -26,7 +26,7 @@ export function requirePurity(kind: string, field: string, value: unknown): asse
 export function toolStatus(name: string, status: ToolStatus): Check<Trace> {
   requireName("toolStatus", "name", name);
   if (!TOOL_STATUSES.includes(status)) throw new InvalidCheckError("toolStatus", "status", `must be one of ${TOOL_STATUSES.join(", ")}`, status);
-  return defineCheck<Trace>("toolStatus", { name, status }, (trace) => {
+  return defineTraceCheck("toolStatus", { name, status }, (trace) => {
     const calls = trace.toolCalls.map((call, index) => ({ call, index })).filter(({ call }) => name === "*" || call.name === name);
     const hit = calls.find(({ call }) => call.status === status);
     if (hit) return { pass: true, message: `${hit.call.name} ended ${status} at #${hit.index}`, callIndex: hit.index };
@@ -50,7 +50,7 @@ export function toolStatus(name: string, status: ToolStatus): Check<Trace> {
  */
 export function purity(level: PurityLevel): Check<Trace> {
   requirePurity("purity", "level", level);
-  return defineCheck<Trace>("purity", { level }, (trace) => {
+  return defineTraceCheck("purity", { level }, (trace) => {
     const dialect = dialectOf(trace);
     const violations = trace.toolCalls.flatMap((call, index) => {
       const decision = decidePurityGate(level, call.name, shellCommandOf(call.input), dialect);
@@ -88,7 +88,7 @@ function describeLegs(legs: TrifectaLegs): string {
  */
 export function lethalTrifecta(tools?: readonly string[]): Check<Trace> {
   if (tools !== undefined) requireNames("lethalTrifecta", "tools", tools);
-  return defineCheck<Trace>("lethalTrifecta", { tools: tools ? [...tools] : undefined }, (trace) => {
+  return defineTraceCheck("lethalTrifecta", { tools: tools ? [...tools] : undefined }, (trace) => {
     const set = tools ?? trace.source.tools;
     if (set === undefined) {
       return { pass: false, message: "lethalTrifecta fails closed: the trace does not record the tools the agent had (no init line); pass the tool list: lethalTrifecta([...])" };

@@ -1,7 +1,7 @@
 /** Checks scoped to a subagent. */
 import type { Trace } from "../trace/types.js";
 import { subagentView } from "../trace/scope.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { InvalidCheckError, requireName } from "./validate.js";
 
 /**
@@ -15,7 +15,7 @@ export function subagent(name: string, checks: readonly Check<Trace>[]): Check<T
     if (typeof c?.eval !== "function" || typeof c?.toJSON !== "function") throw new InvalidCheckError("subagent", `checks[${i}]`, "must be a check", c);
   });
   const label = `subagent(${name}, [${checks.map((c) => c.label).join(", ")}])`;
-  return defineCheck<Trace>(
+  return defineTraceCheck(
     "subagent",
     { name },
     (trace) => {

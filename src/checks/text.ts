@@ -1,7 +1,7 @@
 /** Checks on what the agent said and what the model received. */
 import type { Trace } from "../trace/types.js";
 import { testRegExp } from "../match/arg-match.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { quote, describeRange } from "./describe.js";
 import { requireBounds, requireText } from "./validate.js";
 
@@ -17,7 +17,7 @@ function show(matcher: string | RegExp): string {
 /** The agent's final output contains a substring / matches a RegExp. */
 export function output(matcher: string | RegExp): Check<Trace> {
   requireText("output", "matcher", matcher);
-  return defineCheck<Trace>("output", { matcher }, (trace) => {
+  return defineTraceCheck("output", { matcher }, (trace) => {
     if (trace.output === undefined) {
       const why = trace.errors[0]?.message;
       return { pass: false, message: `expected the final output to match ${show(matcher)}; the run produced no final output${why ? ` (${why})` : ""}`, expected: matcher };
@@ -35,7 +35,7 @@ export function output(matcher: string | RegExp): Check<Trace> {
 /** Every reply of the run matches. A run with no replies fails: there is nothing the rule held for. */
 export function experimental_eachReply(matcher: string | Readonly<RegExp>): Readonly<Check<Trace>> {
   requireText("eachReply", "matcher", matcher);
-  return defineCheck<Trace>("eachReply", { matcher }, (trace) => {
+  return defineTraceCheck("eachReply", { matcher }, (trace) => {
     if (trace.replies.length === 0) {
       return { pass: false, message: `expected every reply to match ${show(matcher)}; no replies were recorded, so there is nothing the rule held for`, expected: matcher };
     }
@@ -58,7 +58,7 @@ export function experimental_replyCount(
 ): Readonly<Check<Trace>> {
   requireText("replyCount", "matcher", matcher);
   const { min, max } = requireBounds("replyCount", opts);
-  return defineCheck<Trace>("replyCount", { matcher, min, max }, (trace) => {
+  return defineTraceCheck("replyCount", { matcher, min, max }, (trace) => {
     if (trace.replies.length === 0) {
       return { pass: false, message: `expected ${describeRange(min, max)} replies matching ${show(matcher)}; no replies were recorded`, expected: { min, max } };
     }
@@ -82,7 +82,7 @@ export function experimental_replyCount(
  */
 export function received(matcher: string | RegExp): Check<Trace> {
   requireText("received", "matcher", matcher);
-  return defineCheck<Trace>("received", { matcher }, (trace) => {
+  return defineTraceCheck("received", { matcher }, (trace) => {
     const requests = trace.modelRequests;
     if (!requests || requests.length === 0) {
       return {
@@ -104,7 +104,7 @@ export function received(matcher: string | RegExp): Check<Trace> {
 /** The agent took a number of model turns in range. Fails closed when the trace does not know. */
 export function turns(opts: { min?: number; max?: number }): Check<Trace> {
   const { min, max } = requireBounds("turns", opts);
-  return defineCheck<Trace>("turns", { min, max }, (trace) => {
+  return defineTraceCheck("turns", { min, max }, (trace) => {
     if (trace.turns === undefined) return { pass: false, message: `expected ${describeRange(min, max)} turns; the trace does not record its turn count (no result line)`, expected: { min, max } };
     const n = trace.turns;
     const ok = (min === undefined || n >= min) && (max === undefined || n <= max);

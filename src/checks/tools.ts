@@ -2,8 +2,9 @@
 import type { Trace, ToolCall } from "../trace/types.js";
 import { findArgMismatch, matchArgs, type ArgMatcher } from "../match/arg-match.js";
 import { formatValue } from "../match/codec.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable, describeMatcher, describeRange, listCalls, summarizeTools } from "./describe.js";
+import { unknownToolName } from "./names.js";
 import { requireBounds, requireMatcher, requireName, requireNames } from "./validate.js";
 
 interface IndexedCall {
@@ -11,12 +12,22 @@ interface IndexedCall {
   readonly index: number;
 }
 
-function callsNamed(trace: Trace, name: string, args?: ArgMatcher): IndexedCall[] {
+/** The calls to `name` (`"*"`: any), optionally only those whose input matches `args`, with their indices. */
+export function callsNamed(trace: Trace, name: string, args?: ArgMatcher): IndexedCall[] {
   const out: IndexedCall[] = [];
   trace.toolCalls.forEach((call, index) => {
     if ((name === "*" || call.name === name) && (args === undefined || matchArgs(call.input, args))) out.push({ call, index });
   });
   return out;
+}
+
+/** A failing verdict when a named tool cannot exist in this run (a typo is not evidence of absence). */
+export function unknownNameVerdict(kind: string, trace: Trace, names: readonly string[]): { pass: false; message: string; expected: string } | undefined {
+  for (const name of names) {
+    const why = unknownToolName(trace, name);
+    if (why) return { pass: false, message: `${kind}: ${why}`, expected: name };
+  }
+  return undefined;
 }
 
 /** `Bash(git:*)` → `Bash`: a trace carries base names only. */
@@ -35,8 +46,12 @@ export function toolNameMatches(pattern: string, name: string): boolean {
 /** The agent invoked a tool by this name (regardless of result). */
 export function tool(name: string): Check<Trace> {
   requireName("tool", "name", name);
-  return defineCheck<Trace>("tool", { name }, (trace) => {
+  return defineTraceCheck("tool", { name }, (trace) => {
     const hits = callsNamed(trace, name);
+    if (hits.length === 0) {
+      const unknown = unknownNameVerdict("tool", trace, [name]);
+      if (unknown) return unknown;
+    }
     if (hits.length > 0) {
       return { pass: true, message: `${name} was called ${hits.length} time(s), first at #${hits[0].index}`, callIndex: hits[0].index };
     }
@@ -56,9 +71,13 @@ export function tool(name: string): Check<Trace> {
 export function toolWith(name: string, args: ArgMatcher): Check<Trace> {
   requireName("toolWith", "name", name);
   requireMatcher("toolWith", "args", args);
-  return defineCheck<Trace>("toolWith", { name, args }, (trace) => {
+  return defineTraceCheck("toolWith", { name, args }, (trace) => {
     const named = callsNamed(trace, name);
     const hit = named.find(({ call }) => matchArgs(call.input, args));
+    if (!hit) {
+      const unknown = unknownNameVerdict("toolWith", trace, [name]);
+      if (unknown) return unknown;
+    }
     if (hit) return { pass: true, message: `${name} was called${describeMatcher(args)} at #${hit.index}`, callIndex: hit.index };
     if (named.length === 0) {
       return {
@@ -89,7 +108,7 @@ export function toolWith(name: string, args: ArgMatcher): Check<Trace> {
 export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
   requireName("notTool", "name", name);
   if (args !== undefined) requireMatcher("notTool", "args", args);
-  return defineCheck<Trace>("notTool", { name, args }, (trace) => {
+  return defineTraceCheck("notTool", { name, args }, (trace) => {
     const hits = callsNamed(trace, name, args);
     if (hits.length > 0) {
       const allDenied = hits.every(({ call }) => call.status === "denied");
@@ -104,6 +123,8 @@ export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
         callIndex: hits[0].index,
       };
     }
+    const unknown = unknownNameVerdict("notTool", trace, [name]);
+    if (unknown) return unknown;
     const unprovable = absenceUnprovable(trace);
     if (unprovable) return { pass: false, message: `cannot confirm no call to ${name}: ${unprovable}` };
     return { pass: true, message: `no call to ${name}${describeMatcher(args)} among ${trace.toolCalls.length} call(s)` };
@@ -118,7 +139,7 @@ export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
 export function onlyTools(allowed: readonly string[]): Check<Trace> {
   requireNames("onlyTools", "allowed", allowed);
   const bases = allowed.map(baseToolName);
-  return defineCheck<Trace>("onlyTools", { allowed: [...allowed] }, (trace) => {
+  return defineTraceCheck("onlyTools", { allowed: [...allowed] }, (trace) => {
     if (trace.toolCalls.length === 0) {
       return {
         pass: false,
@@ -129,6 +150,8 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
         actual: [],
       };
     }
+    const unknown = unknownNameVerdict("onlyTools", trace, bases);
+    if (unknown) return unknown;
     const outside = trace.toolCalls
       .map((call, index) => ({ call, index }))
       .filter(({ call }) => !bases.some((b) => toolNameMatches(b, call.name)));
@@ -154,8 +177,12 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
 export function toolCount(name: string, bounds: { readonly min?: number; readonly max?: number }): Check<Trace> {
   requireName("toolCount", "name", name);
   const { min, max } = requireBounds("toolCount", bounds);
-  return defineCheck<Trace>("toolCount", { name, min, max }, (trace) => {
+  return defineTraceCheck("toolCount", { name, min, max }, (trace) => {
     const n = callsNamed(trace, name).length;
+    if (n === 0) {
+      const unknown = unknownNameVerdict("toolCount", trace, [name]);
+      if (unknown) return unknown;
+    }
     const range = describeRange(min, max);
     const what = name === "*" ? "tool calls" : `calls to ${name}`;
     if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
@@ -174,42 +201,12 @@ export function toolCount(name: string, bounds: { readonly min?: number; readonl
   });
 }
 
-/** The agent attempted `name` (optionally with matching args) and it was blocked — by a hook or the permission system. */
-export function denied(name: string, args?: ArgMatcher): Check<Trace> {
-  requireName("denied", "name", name);
-  if (args !== undefined) requireMatcher("denied", "args", args);
-  return defineCheck<Trace>("denied", { name, args }, (trace) => {
-    const attempts = callsNamed(trace, name, args);
-    const hit = attempts.find(({ call }) => call.status === "denied");
-    if (hit) {
-      const by = hit.call.deniedBy ? ` by ${hit.call.deniedBy === "hook" ? "a hook" : "the permission system"}` : "";
-      return { pass: true, message: `${name}${describeMatcher(args)} was attempted and denied${by} at #${hit.index}`, callIndex: hit.index };
-    }
-    if (attempts.length === 0) {
-      return {
-        pass: false,
-        message: `expected ${name}${describeMatcher(args)} to be attempted and denied; it was never attempted (the agent made ${summarizeTools(trace.toolCalls)})`,
-        expected: { name, args, status: "denied" },
-      };
-    }
-    return {
-      pass: false,
-      message:
-        `expected ${name}${describeMatcher(args)} to be denied; it was attempted but not denied:\n${listCalls(attempts)}\n` +
-        "  check the guarding hook's matcher and exit code, or the permission settings",
-      expected: { name, args, status: "denied" },
-      actual: attempts.map(({ call }) => call.status),
-      callIndex: attempts[0].index,
-    };
-  });
-}
-
 /** The agent used an MCP tool `<server>/<tool>` (Claude Code names it `mcp__server__tool`). */
 export function mcp(server: string, toolName: string): Check<Trace> {
   requireName("mcp", "server", server);
   requireName("mcp", "toolName", toolName);
   const full = `mcp__${server}__${toolName}`;
-  return defineCheck<Trace>("mcp", { server, toolName }, (trace) => {
+  return defineTraceCheck("mcp", { server, toolName }, (trace) => {
     const hit = trace.toolCalls.findIndex((c) => c.name === full);
     if (hit !== -1) return { pass: true, message: `${full} was called at #${hit}`, callIndex: hit };
     const mcpCalls = [...new Set(trace.toolCalls.filter((c) => c.name.startsWith("mcp__")).map((c) => c.name))];

@@ -2,6 +2,7 @@
  * Whole-trajectory comparison, with agentevals' modes: the sequence of calls against a reference.
  *
  * - `strict`    — same calls, same order, nothing extra.
+ * - `ordered`   — the reference calls appear in this order; other calls may come between them.
  * - `unordered` — same calls (as a multiset), any order.
  * - `subset`    — every call the agent made is in the reference (no tools beyond it).
  * - `superset`  — every reference call was made (extras allowed).
@@ -10,15 +11,19 @@
  * `exact` (deep equality; RegExp leaves test strings), `superset` (the input holds every
  * reference key — ArgMatcher semantics), `subset` (every input key is in the reference and
  * matches). An entry without `args` matches on the name alone whatever the mode.
+ *
+ * Calls sharing a `turn` were issued together (parallel calls in one model message), so
+ * `strict` and `ordered` never order them among themselves: any order within a turn matches.
  */
 import type { ToolCall, Trace } from "../trace/types.js";
 import { isPlainObject, matchArgs, testRegExp, type ArgMatcher, type ArgValue } from "../match/arg-match.js";
 import { formatValue } from "../match/codec.js";
-import { defineCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable } from "./describe.js";
+import { unknownNameVerdict } from "./tools.js";
 import { InvalidCheckError, requireMatcher } from "./validate.js";
 
-export type TrajectoryMode = "strict" | "unordered" | "subset" | "superset";
+export type TrajectoryMode = "strict" | "ordered" | "unordered" | "subset" | "superset";
 export type ArgsMode = "exact" | "ignore" | "subset" | "superset";
 
 /** A reference call: a tool name, or a name with expected arguments. */
@@ -33,7 +38,7 @@ export interface TrajectoryOptions {
   readonly toolArgs?: Readonly<Record<string, ArgsMode>>;
 }
 
-const MODES: readonly TrajectoryMode[] = ["strict", "unordered", "subset", "superset"];
+const MODES: readonly TrajectoryMode[] = ["strict", "ordered", "unordered", "subset", "superset"];
 const ARG_MODES: readonly ArgsMode[] = ["exact", "ignore", "subset", "superset"];
 
 function deepMatch(actual: unknown, expected: ArgValue | undefined): boolean {
@@ -83,6 +88,38 @@ function maxMatching(nLeft: number, nRight: number, edge: (l: number, r: number)
   return { size, unmatchedLeft };
 }
 
+/** Consecutive runs of call indices that share a turn (a call without `turn` is its own). */
+export function turnBlocks(calls: readonly ToolCall[]): number[][] {
+  const blocks: number[][] = [];
+  calls.forEach((c, i) => {
+    const last = blocks[blocks.length - 1];
+    if (last && c.turn !== undefined && calls[last[0]].turn === c.turn) last.push(i);
+    else blocks.push([i]);
+  });
+  return blocks;
+}
+
+/**
+ * `ordered`: the longest prefix of `nSteps` reference steps that can be laid on the calls in
+ * order, where steps placed in one turn block may match its calls in any order. The steps a
+ * block takes are a contiguous range, matched to its calls as a set (a bipartite matching, not a
+ * greedy pick); starting each block where the previous ones left off is optimal, because any
+ * range that fits from an earlier step also fits without its first steps.
+ */
+export function orderedPrefix(nSteps: number, blocks: readonly (readonly number[])[], edge: (call: number, step: number) => boolean): number {
+  let reach = 0; // steps 0..reach-1 are placed in the blocks seen so far
+  for (const block of blocks) {
+    const start = reach;
+    while (reach < nSteps && reach - start < block.length && rangeFits(start, reach + 1, block, edge)) reach++;
+    if (reach === nSteps) break;
+  }
+  return reach;
+}
+
+function rangeFits(from: number, to: number, block: readonly number[], edge: (call: number, step: number) => boolean): boolean {
+  return maxMatching(to - from, block.length, (s, c) => edge(block[c], from + s)).size === to - from;
+}
+
 function showStep(step: { name: string; args?: ArgMatcher }): string {
   return step.args ? `${step.name} ${formatValue(step.args, 60)}` : step.name;
 }
@@ -99,6 +136,13 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
     throw new InvalidCheckError("trajectory", `expected[${i}]`, "must be a tool name or { name, args }", s);
   });
   const mode = options.mode ?? "strict";
+  if ((mode === "superset" || mode === "subset" || mode === "ordered") && steps.length === 0) {
+    const why =
+      mode === "subset"
+        ? 'can never pass (subset fails closed on a run with no calls); for a tool-free run assert toolCount("*", { max: 0 })'
+        : "would pass on every trace, so it asserts nothing; list the calls that must happen";
+    throw new InvalidCheckError("trajectory", "expected", `must not be empty in ${mode} mode: an empty reference ${why}`, expected);
+  }
   const argsMode = options.args ?? "ignore";
   if (!MODES.includes(mode)) throw new InvalidCheckError("trajectory", "mode", `must be one of ${MODES.join(", ")}`, mode);
   if (!ARG_MODES.includes(argsMode)) throw new InvalidCheckError("trajectory", "args", `must be one of ${ARG_MODES.join(", ")}`, argsMode);
@@ -109,7 +153,7 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
   const params = { expected, mode: options.mode, args: options.args, toolArgs: options.toolArgs };
   const label = `trajectory(${mode}, [${steps.map((s) => s.name).join(", ")}])`;
 
-  return defineCheck<Trace>(
+  return defineTraceCheck(
     "trajectory",
     params,
     (trace) => {
@@ -117,6 +161,8 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
       const actual = calls.map((c) => c.name);
       const edge = (c: number, s: number) => stepMatches(calls[c], steps[s], modeFor(steps[s].name));
       const base = { expected: steps.map(showStep), actual };
+      const unknown = unknownNameVerdict("trajectory", trace, [...new Set(steps.map((s) => s.name))].filter((n) => !actual.includes(n)));
+      if (unknown) return { ...unknown, ...base };
       const fail = (why: string, callIndex?: number) => ({
         pass: false,
         message: `trajectory (${mode}, args ${argsMode}) differs: ${why}\n    expected: ${steps.map(showStep).join(" → ") || "(none)"}\n    actual:   ${actual.join(" → ") || "(no calls)"}`,
@@ -124,10 +170,33 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
         ...base,
       });
       // Strict, unordered and subset all claim "nothing beyond the reference": an absence.
-      const unprovable = mode === "superset" ? undefined : absenceUnprovable(trace);
+      const unprovable = mode === "superset" || mode === "ordered" ? undefined : absenceUnprovable(trace);
       if (unprovable) return fail(unprovable);
       if (mode === "subset" && calls.length === 0) {
         return fail('no tool calls recorded; subset fails closed (assert toolCount("*", { max: 0 }) for a tool-free run)');
+      }
+      if (mode === "ordered") {
+        const placed = orderedPrefix(steps.length, turnBlocks(calls), edge);
+        if (placed < steps.length) {
+          const after = placed === 0 ? "" : ` after ${steps.slice(0, placed).map(showStep).join(" → ")}`;
+          return fail(`step ${placed + 1} (${showStep(steps[placed])}) never happened in order${after}`);
+        }
+        return { pass: true, message: `all ${steps.length} reference call(s) happened in order (${calls.length} calls in all)` };
+      }
+      if (mode === "strict" && calls.some((c) => c.turn !== undefined)) {
+        // Parallel calls: the reference must split into the turn blocks, each matched as a set.
+        if (calls.length !== steps.length) {
+          return fail(calls.length > steps.length ? `${calls.length - steps.length} call(s) beyond the reference` : `${steps.length - calls.length} reference step(s) never happened`);
+        }
+        let from = 0;
+        for (const block of turnBlocks(calls)) {
+          if (!rangeFits(from, from + block.length, block, edge)) {
+            const which = block.length === 1 ? `step ${from + 1}` : `steps ${from + 1}–${from + block.length} (one turn of ${block.length} parallel calls)`;
+            return fail(`${which}: expected ${steps.slice(from, from + block.length).map(showStep).join(", ")}, got ${block.map((i) => `${calls[i].name} ${formatValue(calls[i].input, 60)}`).join(", ")}`, block[0]);
+          }
+          from += block.length;
+        }
+        return { pass: true, message: `trajectory matches step for step (${calls.length} calls; parallel calls in any order)` };
       }
       if (mode === "strict") {
         const n = Math.max(calls.length, steps.length);

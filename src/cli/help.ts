@@ -31,7 +31,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     about: "Print a transcript (claude stream-json, or a Claude Code session log or its folder) as a Trace in JSON. Malformed lines are reported on stderr and kept in the Trace's errors.",
     options: {},
     examples: ["npx proctor trace run.jsonl > trace.json"],
-    exit: "0 printed · 2 unreadable input",
+    exit: "0 printed · 2 unreadable input, or a file with no transcript events",
   },
   check: {
     about: "Evaluate a JSON array of checks against recorded transcripts (paths, session logs or session ids), one verdict per transcript.",
@@ -60,9 +60,13 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
   },
   merge: {
     about: "Merge the reports of shards of one run (proctor run --shard i/n) into the report of the whole run: counts add, intervals are recomputed.",
-    options: { output: "write the merged report here (default: stdout)", check: "gate the merged report against its thresholds" },
+    options: {
+      output: "write the merged report here (default: stdout)",
+      check: "gate the merged report against its thresholds (a shard set with shards missing is refused)",
+      "allow-partial": "with --check, gate the shards there are; the report says which are missing (incomplete)",
+    },
     examples: ["npx proctor merge shard-*.json -o run.json --check"],
-    exit: "0 merged (and the gate holds) · 1 the gate failed · 2 bad input",
+    exit: "0 merged (and the gate holds) · 1 the gate failed or the report is incomplete · 2 bad input, overlapping shards, or --check with shards missing",
   },
   run: {
     about:
@@ -86,7 +90,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
     },
     examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml"],
-    exit: "0 every gate held · 1 a gate failed, an eval was skipped or regressed · 2 bad input",
+    exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",
   },
   export: {
     about: "Write eval files as a promptfoo config that runs the same prompts and checks through proctor's provider and assertion.",
@@ -129,6 +133,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       rung: "the approval rung: manual | write | assisted | auto | bypass",
       dialect: "the agent's tool names: claude-code (default) or codex",
       approve: "answer allow (instead of nothing) when every check passes",
+      "deadline-ms": "answer deny when no decision is reached within this many ms (default 8000)",
     },
     examples: ['{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"npx proctor gate --purity bounded || exit 2"}]}]}}'],
     exit: "0 answered (the decision is in the JSON on stdout) · 2 bad input, which blocks the call",
@@ -141,7 +146,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       cwd: "judge the command where it would run, as the gate does: that directory's git configuration and this PATH (default: the text alone)",
     },
     examples: ["npx proctor bash-effect --explain 'git log | head -3'"],
-    exit: "0 printed · 2 bad input",
+    exit: "0 read-only (every command, with --stdin) · 1 side-effecting or undecidable · 2 bad input",
   },
 };
 

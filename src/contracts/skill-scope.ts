@@ -4,7 +4,7 @@
  * subagent it dispatched is judged by its own contract.
  */
 import type { ToolCall, Trace } from "../trace/types.js";
-import { defineCheck, type Check } from "../checks/check.js";
+import { defineTraceCheck, type Check } from "../checks/check.js";
 import { absenceUnprovable, describeCall } from "../checks/describe.js";
 import { toolNameMatches } from "../checks/tools.js";
 import { requireName, requireNames } from "../checks/validate.js";
@@ -71,7 +71,7 @@ export function outsideDeclaredTools(call: ToolCall, allowed: readonly string[])
 export function skillTools(skill: string, allowed: readonly string[]): Check<Trace> {
   requireName("skillTools", "skill", skill);
   requireNames("skillTools", "allowed", allowed);
-  return defineCheck<Trace>("skillTools", { skill, allowed: [...allowed] }, (trace) => {
+  return defineTraceCheck("skillTools", { skill, allowed: [...allowed] }, (trace) => {
     const calls = callsDuringSkill(trace, skill);
     if (!calls) return neverRan(trace, skill);
     const outside = calls.flatMap(({ call, index }) => {
@@ -100,7 +100,7 @@ export function skillTools(skill: string, allowed: readonly string[]): Check<Tra
 export function skillPurity(skill: string, level: PurityLevel): Check<Trace> {
   requireName("skillPurity", "skill", skill);
   requirePurity("skillPurity", "level", level);
-  return defineCheck<Trace>("skillPurity", { skill, level }, (trace) => {
+  return defineTraceCheck("skillPurity", { skill, level }, (trace) => {
     const calls = callsDuringSkill(trace, skill);
     if (!calls) return neverRan(trace, skill);
     const dialect = dialectOf(trace);
@@ -128,7 +128,7 @@ export function skillPurity(skill: string, level: PurityLevel): Check<Trace> {
 export function skillContractProblem(skill: string, problem: string): Check<Trace> {
   requireName("skillContract", "skill", skill);
   requireName("skillContract", "problem", problem);
-  return defineCheck<Trace>("skillContract", { skill, problem }, () => ({ pass: false, message: `skill ${skill}: ${problem}` }), {
+  return defineTraceCheck("skillContract", { skill, problem }, () => ({ pass: false, message: `skill ${skill}: ${problem}` }), {
     label: `skillContract(${skill})`,
   });
 }

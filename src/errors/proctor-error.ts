@@ -18,6 +18,7 @@ export type ProctorErrorCode =
   | "POLICY_INVALID"
   | "REPORT_INVALID"
   | "EVAL_SKIPPED"
+  | "EVAL_INCOMPLETE"
   | "SHELL_PARSER_NOT_LOADED";
 
 /**

@@ -20,7 +20,7 @@ export interface TierRunner<S> {
   /** Run one trial of `definition`. A throw is an errored trial (never a pass). */
   run(spec: S, context: TrialContext, definition: EvalDefinition): Promise<Trace>;
   /** Refuse a malformed spec before any trial runs (a throw is bad input, exit 2). */
-  validate?(spec: S): void;
+  validate?(spec: S, definition: EvalDefinition): void;
   /** Why this tier cannot run here (e.g. no API key), or undefined when it can. */
   unavailable?(): string | undefined;
 }
@@ -60,7 +60,7 @@ export interface RunEvalsOptions {
 export interface EvalOutcome {
   readonly definition: EvalDefinition;
   /** `not-run`: filtered out by the tier flag or stopped before it started (budget); see `note`. */
-  readonly status: "passed" | "failed" | "skipped" | "partial" | "not-run";
+  readonly status: "passed" | "failed" | "skipped" | "incomplete" | "partial" | "not-run";
   readonly tier?: Tier;
   readonly report?: CheckReport;
   /** measure's gate over the report (absent for partial shard reports and evals that did not run). */
@@ -104,7 +104,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     if (why) throw new ProctorError(tier === "real" ? "NO_API_KEY" : "INVALID_INPUT", `eval ${JSON.stringify(definition.name)} runs on the ${tier} tier, but ${why}`);
     const spec = definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>;
     try {
-      runner.validate?.(resolveSpec(spec, previewContext(definition)));
+      runner.validate?.(resolveSpec(spec, previewContext(definition)), definition);
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: ${(error as Error).message}`, { cause: error });
     }

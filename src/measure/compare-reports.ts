@@ -7,6 +7,7 @@
 import { ProctorError } from "../errors/proctor-error.js";
 import { compareProportions, holmAdjust } from "../stats/compare.js";
 import type { Interval } from "../stats/proportion.js";
+import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats } from "./types.js";
 
 /** What happened to one check between two reports. */
@@ -68,6 +69,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** Compare `candidate` against `baseline`, check by check (matched by label). */
 export function compareReports(baseline: CheckReport, candidate: CheckReport, options: CompareOptions = {}): ReportComparison {
+  validateCheckReport(baseline, "baseline");
+  validateCheckReport(candidate, "candidate");
   const alpha = options.alpha ?? 0.05;
   const correction = options.correction ?? "holm";
   if (!(alpha > 0 && alpha < 1)) throw new ProctorError("INVALID_INPUT", `compareReports: alpha must be within (0, 1), e.g. 0.05; got ${JSON.stringify(alpha)}`);

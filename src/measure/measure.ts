@@ -206,6 +206,11 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   }
 
   const finishedAt = new Date();
+  const ran = tally.completed + tally.errored;
+  const cutShort = stopped !== undefined && ran < end - start;
+  // An early stop is a decision the data made; a budget or an abort left the measurement unfinished.
+  const incomplete =
+    cutShort && stopped!.reason !== "early-stop" ? { reason: stopped!.reason as "budget" | "aborted", message: `${ran} of ${end - start} planned trials ran (${stopped!.message})` } : undefined;
   const report: CheckReport = {
     version: REPORT_VERSION,
     ...(options.name === undefined ? {} : { name: options.name }),
@@ -217,7 +222,9 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     errors: tally.sortedErrors(),
     usage: tally.usageTotals(),
     ...(options.thresholds ? { thresholds: options.thresholds } : {}),
-    ...(stopped && tally.completed + tally.errored < end - start ? { stopped } : {}),
+    ...(cutShort ? { stopped } : {}),
+    ...(incomplete ? { incomplete } : {}),
+    failureExamples: maxExamples,
     ...(skipped !== undefined ? { skipped: { reason: skipped } } : {}),
     ...(shard ? { shard } : {}),
     metadata: { proctorVersion: PROCTOR_VERSION, agentVersions: [...tally.agentVersions].sort(), models: [...tally.models].sort() },

@@ -2,11 +2,14 @@
  * `mergeReports`: combine the partial reports of shards exactly — counts add, outcomes interleave
  * by trial index, usage sums as integers, every statistic is recomputed from the merged counts
  * by the same code `measure` uses. 4 shards merged equal one unsharded run, number for number.
+ * A merge knows its shard set: shards given twice or holding trials outside their slice are
+ * refused, and a merge that lacks shards says so in `incomplete` (it never passes a gate).
  */
 import { ProctorError } from "../errors/proctor-error.js";
 import { summariseCheck, summariseUsage, keepLowest, UNITS, type UsageCounts } from "./summarise.js";
-import { formatShard } from "./shard.js";
-import { REPORT_VERSION, type CheckReport, type TrialFailure } from "./types.js";
+import { validateCheckReport } from "./schema.js";
+import { formatShard, parseShard, shardTrials } from "./shard.js";
+import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
 
 function mismatch(what: string, detail: string): never {
   throw new ProctorError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
@@ -20,6 +23,12 @@ function requireCompatible(reports: readonly CheckReport[], names: readonly stri
   reports.forEach((r, i) => {
     const who = `${names[0]} vs ${names[i]}`;
     if (r.name !== first.name) mismatch("the reports are of different evals", `  ${who}: ${JSON.stringify(first.name)} vs ${JSON.stringify(r.name)}`);
+    if (r.metadata.proctorVersion !== first.metadata.proctorVersion) {
+      mismatch("the reports were written by different proctor versions", `  ${who}: ${first.metadata.proctorVersion} vs ${r.metadata.proctorVersion} — re-run every shard with one version`);
+    }
+    if (r.failureExamples !== first.failureExamples) {
+      mismatch("the reports keep different numbers of failure examples", `  ${who}: ${first.failureExamples ?? "unrecorded"} vs ${r.failureExamples ?? "unrecorded"} — run every shard with one failureExamples`);
+    }
     if (r.trials.requested !== first.trials.requested) mismatch("the reports asked for different trial counts", `  ${who}: ${first.trials.requested} vs ${r.trials.requested}`);
     if (!same(r.seed, first.seed)) mismatch("the reports used different seeds (their trials are not slices of one run)", `  ${who}: ${JSON.stringify(first.seed)} vs ${JSON.stringify(r.seed)}`);
     if (r.confidence !== first.confidence) mismatch("the reports use different confidence levels", `  ${who}: ${first.confidence} vs ${r.confidence}`);
@@ -31,16 +40,66 @@ function requireCompatible(reports: readonly CheckReport[], names: readonly stri
       if (!same(c.check, first.checks[j].check)) mismatch(`check ${JSON.stringify(c.label)} differs between the reports`, `  ${who}: ${JSON.stringify(first.checks[j].check)} vs ${JSON.stringify(c.check)}`);
     });
   });
-  const shards = reports.map((r) => r.shard);
-  if (shards.some((s) => s && s.count !== (shards.find(Boolean) as { count: number }).count)) {
-    mismatch("the shards come from different splits", `  ${reports.map((r, i) => `${names[i]}: ${r.shard ? formatShard(r.shard) : "unsharded"}`).join("\n  ")}`);
+}
+
+/** The shards a report covers: its own, or the ones it was merged from; [] for an unsharded run. */
+function shardsOf(r: CheckReport): string[] {
+  return r.mergedFrom ? r.mergedFrom.filter((s) => /^\d+\/\d+$/.test(s)) : r.shard ? [formatShard(r.shard)] : [];
+}
+
+/**
+ * The shard set of `reports`: one split, each shard at most once, each shard's trials inside its
+ * slice. Returns the shards of the split that are missing (none for unsharded reports).
+ */
+function checkShardSet(reports: readonly CheckReport[], names: readonly string[]): string[] {
+  const listed = reports.map((r, i) => ({ shards: shardsOf(r), name: names[i], report: r }));
+  const sharded = listed.filter((l) => l.shards.length > 0);
+  if (sharded.length === 0) return [];
+  const unsharded = listed.find((l) => l.shards.length === 0);
+  if (unsharded) mismatch("an unsharded report cannot merge with shards", `  ${unsharded.name} ran every trial; ${sharded[0].name} is shard ${sharded[0].shards[0]}`);
+  const counts = new Set(sharded.flatMap((l) => l.shards.map((s) => parseShard(s).count)));
+  if (counts.size > 1) mismatch("the shards come from different splits", `  ${listed.map((l) => `${l.name}: ${l.shards.join(", ")}`).join("\n  ")}`);
+  const seen = new Map<string, string>();
+  for (const l of sharded) {
+    for (const s of l.shards) {
+      if (seen.has(s)) mismatch(`shard ${s} is given twice`, `  ${seen.get(s)} and ${l.name} both hold shard ${s}: an overlapping set would count its trials twice`);
+      seen.set(s, l.name);
+    }
+    if (l.report.shard && !l.report.mergedFrom) {
+      const slice = shardTrials(l.report.trials.requested, l.report.shard);
+      const outside = l.report.trials.ranges.find(([a, b]) => a < slice.start || b > slice.end);
+      if (outside) mismatch(`${l.name} holds trials outside shard ${formatShard(l.report.shard)}`, `  trials ${outside[0]}–${outside[1] - 1}, but shard ${formatShard(l.report.shard)} of ${l.report.trials.requested} is trials ${slice.start}–${slice.end - 1}`);
+    }
   }
+  const count = [...counts][0];
+  return Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((s) => !seen.has(s));
+}
+
+/** An input's own cut (budget, abort), whether it says so in `incomplete` or, merged or older, only in `stopped`. */
+function cutShort(r: CheckReport): { reason: "budget" | "aborted"; message: string } | undefined {
+  if (r.incomplete && r.incomplete.reason !== "missing-shards") return { reason: r.incomplete.reason, message: r.incomplete.message };
+  if (r.stopped && r.stopped.reason !== "early-stop" && r.trials.skipped > 0) return { reason: r.stopped.reason, message: `${r.trials.ran} of ${r.trials.planned} planned trials ran (${r.stopped.message})` };
+  return undefined;
+}
+
+/** What a merge lacks: its missing shards (the whole set decides, not the inputs'), and any input cut short. */
+function mergedIncompleteness(reports: readonly CheckReport[], missing: readonly string[]): IncompleteInfo | undefined {
+  const cuts = reports.flatMap((r) => cutShort(r) ?? []);
+  const also = cuts.map((c) => `; ${c.message}`).join("");
+  if (missing.length > 0) {
+    return { reason: "missing-shards", message: `shard${missing.length === 1 ? "" : "s"} ${missing.join(", ")} missing: their trials never ran in this merge${also}`, missingShards: missing };
+  }
+  if (cuts.length === 0) return undefined;
+  return { reason: cuts[0].reason, message: cuts.map((c) => c.message).join("; ") };
 }
 
 /** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
 export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
   if (reports.length === 0) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
+  // Objects handed over in code get the same schema check as files read by `proctor merge`.
+  reports.forEach((r, i) => validateCheckReport(r, names[i]));
   requireCompatible(reports, names);
+  const missing = checkShardSet(reports, names);
   // Every trial index must come from exactly one report.
   const slices = reports
     .flatMap((r, i) => r.trials.ranges.map(([start, end]) => ({ start, end, report: i })))
@@ -65,7 +124,8 @@ export function mergeReports(reports: readonly CheckReport[], names: readonly st
   }
 
   const first = reports[0];
-  const examples = Math.max(0, ...reports.flatMap((r) => r.checks.map((c) => c.failures.length)));
+  // The configured count; reports written before it was recorded fall back to the longest list.
+  const examples = first.failureExamples ?? Math.max(0, ...reports.flatMap((r) => r.checks.map((c) => c.failures.length)));
   const checks = first.checks.map((c, j) => {
     const failures: TrialFailure[] = [];
     for (const r of reports) for (const f of r.checks[j].failures) keepLowest(failures, f, examples);
@@ -96,6 +156,7 @@ export function mergeReports(reports: readonly CheckReport[], names: readonly st
   const stops = reports.flatMap((r, i) => (r.stopped ? [{ ...r.stopped, message: `${r.shard ? `shard ${formatShard(r.shard)}` : names[i]}: ${r.stopped.message}` }] : []));
   const skips = reports.flatMap((r) => (r.skipped ? [r.skipped.reason] : []));
   const union = (pick: (r: CheckReport) => readonly string[]) => [...new Set(reports.flatMap(pick))].sort();
+  const incomplete = mergedIncompleteness(reports, missing);
   const merged: CheckReport = {
     version: REPORT_VERSION,
     ...(first.name === undefined ? {} : { name: first.name }),
@@ -117,6 +178,8 @@ export function mergeReports(reports: readonly CheckReport[], names: readonly st
     ...(first.thresholds ? { thresholds: first.thresholds } : {}),
     ...(stops.length ? { stopped: { reason: stops[0].reason, ...(stops[0].limit ? { limit: stops[0].limit } : {}), message: stops.map((s) => s.message).join("; ") } } : {}),
     ...(skips.length === reports.length ? { skipped: { reason: skips[0] } } : {}),
+    ...(incomplete ? { incomplete } : {}),
+    ...(first.failureExamples !== undefined ? { failureExamples: first.failureExamples } : {}),
     mergedFrom: reports.flatMap((r, i) => (r.mergedFrom ? r.mergedFrom : [r.shard ? formatShard(r.shard) : names[i]])),
     metadata: { proctorVersion: first.metadata.proctorVersion, agentVersions: union((r) => r.metadata.agentVersions), models: union((r) => r.metadata.models) },
     timing: {
@@ -137,7 +200,7 @@ function sum(values: readonly number[]): number {
 
 /** The shards of the split a set of reports lacks — so `proctor merge` can say a merge is partial. */
 export function missingShards(reports: readonly CheckReport[]): string[] {
-  const have = reports.flatMap((r) => r.mergedFrom ?? (r.shard ? [formatShard(r.shard)] : []));
+  const have = reports.flatMap(shardsOf);
   const count = have.map((s) => /^\d+\/(\d+)$/.exec(s)?.[1]).find(Boolean);
   if (!count) return [];
   return Array.from({ length: Number(count) }, (_, i) => `${i + 1}/${count}`).filter((s) => !have.includes(s));

@@ -74,6 +74,7 @@ export function summariseUsage(u: UsageCounts): UsageTotals {
 
 /** Insert into a list kept sorted by trial and cut to `max`: the examples never depend on completion order. */
 export function keepLowest(list: TrialFailure[], item: TrialFailure, max: number): void {
+  if (max <= 0) return; // no examples wanted (and no last one to compare with)
   if (list.length >= max && item.trial > list[list.length - 1].trial) return;
   let i = list.length;
   while (i > 0 && list[i - 1].trial > item.trial) i--;

@@ -4,6 +4,7 @@
  */
 import { ProctorError } from "../errors/proctor-error.js";
 import type { Interval } from "../stats/proportion.js";
+import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats, Thresholds } from "./types.js";
 
 /** One check held against its minimum. */
@@ -28,10 +29,14 @@ export interface ThresholdRow {
 
 /** The gate's verdict over one report. */
 export interface ThresholdVerdict {
-  /** `skipped` when nothing was measured (the report says why); never a pass. */
-  readonly status: "passed" | "failed" | "skipped";
+  /**
+   * `skipped` when nothing was measured (the report says why); `incomplete` when the rates hold
+   * but trials the report was meant to cover never ran (budget, abort, missing shards). Neither
+   * is a pass.
+   */
+  readonly status: "passed" | "failed" | "skipped" | "incomplete";
   readonly rows: readonly ThresholdRow[];
-  /** Report-level failures: no trials evaluated, too many errored trials, the skip reason. */
+  /** Report-level failures: no trials evaluated, too many errored trials, the skip reason, incompleteness. */
   readonly problems: readonly string[];
   /** Every shortfall as one line each (rows and problems), for messages. */
   readonly shortfalls: readonly string[];
@@ -43,7 +48,13 @@ export class RatesBelowThresholdError extends ProctorError {
   constructor(verdict: ThresholdVerdict, reportName?: string) {
     const what = reportName ? `${reportName}: ` : "";
     const n = verdict.shortfalls.length;
-    super(verdict.status === "skipped" ? "EVAL_SKIPPED" : "RATES_BELOW_THRESHOLD", `${what}${verdict.status === "skipped" ? "the eval was skipped — nothing was measured, so nothing passed" : `${n} shortfall${n === 1 ? "" : "s"} against the thresholds`}`, {
+    const headline =
+      verdict.status === "skipped"
+        ? "the eval was skipped — nothing was measured, so nothing passed"
+        : verdict.status === "incomplete"
+          ? "the measurement is incomplete — trials it was meant to cover never ran, so it cannot pass"
+          : `${n} shortfall${n === 1 ? "" : "s"} against the thresholds`;
+    super(verdict.status === "skipped" ? "EVAL_SKIPPED" : verdict.status === "incomplete" ? "EVAL_INCOMPLETE" : "RATES_BELOW_THRESHOLD", `${what}${headline}`, {
       detail: verdict.shortfalls.map((s) => `  ✗ ${s}`).join("\n"),
     });
     this.name = "RatesBelowThresholdError";
@@ -96,8 +107,17 @@ export function thresholdFor(thresholds: Thresholds, check: Pick<CheckStats, "la
   return undefined;
 }
 
+/** Why the report covers fewer trials than it was meant to, or undefined (reports written before `incomplete` say it with `stopped`). */
+export function incompleteness(report: CheckReport): string | undefined {
+  if (report.incomplete) return report.incomplete.message;
+  const s = report.stopped;
+  if (s && s.reason !== "early-stop" && report.trials.skipped > 0) return `${report.trials.ran} of ${report.trials.planned} planned trials ran (${s.message})`;
+  return undefined;
+}
+
 /** Hold every check of `report` to its minimum; never throws for a shortfall (see assertRates). */
 export function evaluateThresholds(report: CheckReport, thresholds: Thresholds | undefined = report.thresholds): ThresholdVerdict {
+  validateCheckReport(report, report?.name ?? "report");
   if (!thresholds) throw new ProctorError("INVALID_INPUT", "no thresholds: pass { min, per } or measure with thresholds so the report records them");
   validateThresholds(thresholds, report.checks);
   const by = thresholds.by ?? "rate";
@@ -125,8 +145,14 @@ export function evaluateThresholds(report: CheckReport, thresholds: Thresholds |
     }
     if (!rows.some((r) => r.pass !== undefined)) problems.push("no check is gated by these thresholds");
   }
+  const incomplete = report.skipped ? undefined : incompleteness(report);
   const shortfalls = [...problems, ...rows.filter((r) => r.pass === false && !report.skipped).map((r) => r.reason ?? r.label)];
-  const status = report.skipped ? "skipped" : shortfalls.length > 0 ? "failed" : "passed";
+  // Rates that fall short fail whatever is missing; rates that hold on part of the trials are not a pass.
+  const status = report.skipped ? "skipped" : shortfalls.length > 0 ? "failed" : incomplete ? "incomplete" : "passed";
+  if (incomplete) {
+    problems.push(`incomplete: ${incomplete}`);
+    shortfalls.unshift(`incomplete: ${incomplete}`);
+  }
   return { status, rows, problems, shortfalls };
 }
 

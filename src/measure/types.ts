@@ -112,6 +112,17 @@ export interface StopInfo {
   readonly message: string;
 }
 
+/**
+ * Why a report covers fewer trials than it was meant to: a budget cut or an abort left trials
+ * unrun, or a merge lacks shards. An incomplete report never passes a gate.
+ */
+export interface IncompleteInfo {
+  readonly reason: "budget" | "aborted" | "missing-shards";
+  readonly message: string;
+  /** The shards a merge lacks (`"3/3"`, …). */
+  readonly missingShards?: readonly string[];
+}
+
 /** A shard: the `index`-th (1-based) of `count` slices of the trials. */
 export interface ShardSpec {
   readonly index: number;
@@ -156,6 +167,10 @@ export interface CheckReport {
   readonly thresholds?: Thresholds;
   /** Present when trials were left unrun: budget reached, early stop, or aborted. */
   readonly stopped?: StopInfo;
+  /** Present when trials it was meant to cover never ran (budget, abort, missing shards): never a pass. */
+  readonly incomplete?: IncompleteInfo;
+  /** Failing trials kept as examples per check (measure's `failureExamples`); a merge keeps as many. */
+  readonly failureExamples?: number;
   /** Present when nothing could be measured (e.g. no API key for a real-API eval): not a pass. */
   readonly skipped?: { readonly reason: string };
   /** This report's slice, when sharded. */

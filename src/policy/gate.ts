@@ -10,7 +10,8 @@ import { decidePurity } from "../effects/purity-decision.js";
 import type { PolicyFile } from "./policy-file.js";
 import { buildRuleOfTwoPolicy, type RuleOfTwoProfile } from "./rule-of-two.js";
 import { isToolGatedAtRung, type ApprovalRung } from "./rungs.js";
-import { evaluatePermissionDecision, type PermissionDecision, type ToolCallFacts } from "./tool-argument-policy.js";
+import { evaluatePermissionDecision, type PermissionDecision, type ToolArgumentPolicy, type ToolCallFacts } from "./tool-argument-policy.js";
+import { isProctorError } from "../errors/proctor-error.js";
 import { toolCallFacts } from "./tool-facts.js";
 
 /** What the gate enforces; every field is optional, and each one present must agree. */
@@ -57,6 +58,16 @@ function fromPermission(decision: PermissionDecision, by: string): Vote {
   }
 }
 
+/** A policy's vote; a policy that cannot be applied (a broken rule) denies, naming why — a gate never fails open. */
+function policyVote(policy: ToolArgumentPolicy, facts: ToolCallFacts, by: string): Vote {
+  try {
+    return fromPermission(evaluatePermissionDecision(policy, facts), by);
+  } catch (error) {
+    if (!isProctorError(error)) throw error;
+    return { decision: "deny", by, reason: `the policy could not be applied, so the call is denied: ${error.shortMessage}` };
+  }
+}
+
 /** Shell facts are refined by command: a provably read-only command is a read-only call. */
 function refine(facts: ToolCallFacts, verdict: BashVerdict | undefined): ToolCallFacts {
   return verdict?.effect === "read-only" ? { ...facts, sideEffectClass: "read-only" } : facts;
@@ -79,13 +90,13 @@ export function decideGate(toolName: string, toolInput: Record<string, unknown>,
   }
   if (options.policy) {
     const facts = refine(options.policy.factsFor(toolName, toolInput), shell ? verdict : undefined);
-    votes.push(fromPermission(evaluatePermissionDecision(options.policy.policy, facts), `policy ${options.policy.source}`));
+    votes.push(policyVote(options.policy.policy, facts, `policy ${options.policy.source}`));
   }
   if (options.ruleOfTwo) {
     const compiled = buildRuleOfTwoPolicy(options.ruleOfTwo);
     const facts = refine(toolCallFacts(toolName, toolInput, dialect), shell ? verdict : undefined);
     const legs = compiled.heldLegs.join(", ") || "no legs";
-    votes.push(fromPermission(evaluatePermissionDecision(compiled.policy, facts), `rule of two (${legs})`));
+    votes.push(policyVote(compiled.policy, facts, `rule of two (${legs})`));
   }
   if (options.rung) votes.push(rungVote(base, options.rung, dialect, shell, command, judge));
 

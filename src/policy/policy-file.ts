@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { ProctorError } from "../errors/proctor-error.js";
 import { isPlainObject, matchArgs, type ArgMatcher } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
+import { regexFromData } from "../match/linear-regexp.js";
 import { claudeCodeDialect, codexDialect, type HarnessDialect } from "../effects/dialect.js";
 import { toolCallFacts, type ToolFactOverride } from "./tool-facts.js";
 import type { PolicySideEffectClass, ToolArgumentPolicy, ToolArgumentRule, ToolCallFacts, ToolRuleEffect } from "./tool-argument-policy.js";
@@ -41,13 +42,13 @@ class Problems {
   }
 }
 
-/** JSON → ArgMatcher: `{"$regex","$flags"}` becomes a RegExp; other leaves must be JSON scalars, arrays or objects. */
+/** JSON → ArgMatcher: `{"$regex","$flags"}` becomes a linear-time RegExp (RE2); other leaves must be JSON scalars, arrays or objects. */
 function readMatcher(value: unknown, path: string, problems: Problems): unknown {
   if (isRegexJSON(value)) {
     try {
-      return new RegExp(value.$regex, value.$flags ?? "");
+      return regexFromData(value.$regex, value.$flags ?? "");
     } catch (error) {
-      problems.add(path, `is not a valid regular expression (${(error as Error).message})`, value);
+      problems.add(path, `is not a valid regular expression (${error instanceof ProctorError ? error.shortMessage : (error as Error).message})`, value);
       return undefined;
     }
   }

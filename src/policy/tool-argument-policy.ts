@@ -8,6 +8,7 @@
  * an optional predicate over the call facts; predicate-free deny rules also answer the
  * advertise-time question "is this tool denied by name?".
  */
+import { ProctorError } from "../errors/proctor-error.js";
 
 /** The three legs of the lethal trifecta (Meta's "Rule of Two"). */
 export type TrifectaLeg = "untrusted-input" | "sensitive-data" | "external-side-effects";
@@ -81,14 +82,26 @@ export function ruleToolMatches(pattern: string, toolName: string): boolean {
   return pattern === toolName;
 }
 
-/** Does the rule's predicate hold? A predicate that throws fails closed: it matches a restricting rule, never an `allow`. */
-function predicateHolds(rule: ToolArgumentRule, facts: ToolCallFacts): boolean {
+/**
+ * Does the rule's predicate hold? A predicate that throws fails closed: it matches a restricting
+ * rule, never an `allow`. One that returns anything but a boolean is a broken rule, not a "no":
+ * read as false, a deny rule would quietly stop denying — so it is an error naming the rule.
+ */
+function predicateHolds(rule: ToolArgumentRule, index: number, facts: ToolCallFacts): boolean {
   if (!rule.when) return true;
+  let answer: unknown;
   try {
-    return rule.when(facts) === true;
+    answer = rule.when(facts);
   } catch {
     return normalizeRuleEffect(rule.effect) !== "allow";
   }
+  if (typeof answer !== "boolean") {
+    const shown = answer === undefined ? "undefined" : `${JSON.stringify(answer) ?? String(answer)} (${answer === null ? "null" : typeof answer})`;
+    throw new ProctorError("POLICY_INVALID", `policy rules[${index}] (${rule.effect} ${rule.tool}): when returned ${shown}, not a boolean`, {
+      detail: "  a when predicate must return true or false; a truthy value is not a match, so the rule cannot be applied",
+    });
+  }
+  return answer;
 }
 
 function reasonOf(rule: ToolArgumentRule, effect: PermissionEffect, toolName: string): string {
@@ -98,12 +111,13 @@ function reasonOf(rule: ToolArgumentRule, effect: PermissionEffect, toolName: st
 /**
  * Evaluate a policy against one call: every matching rule contributes its effect and the
  * strongest wins (`deny > defer > ask > allow`); the reason is the first strongest rule's. With
- * no match, `defaultDenySensitive` denies sensitive tools and everything else is allowed.
+ * no match, `defaultDenySensitive` denies sensitive tools and everything else is allowed. Throws a
+ * POLICY_INVALID ProctorError naming the rule whose `when` returned a non-boolean.
  */
 export function evaluatePermissionDecision(policy: ToolArgumentPolicy, facts: ToolCallFacts): PermissionDecision {
   let best: { effect: PermissionEffect; rule: ToolArgumentRule } | undefined;
-  for (const rule of policy.rules) {
-    if (!ruleToolMatches(rule.tool, facts.toolName) || !predicateHolds(rule, facts)) continue;
+  for (const [index, rule] of policy.rules.entries()) {
+    if (!ruleToolMatches(rule.tool, facts.toolName) || !predicateHolds(rule, index, facts)) continue;
     const effect = normalizeRuleEffect(rule.effect);
     if (!best || PRIORITY[effect] > PRIORITY[best.effect]) best = { effect, rule };
   }

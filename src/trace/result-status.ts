@@ -12,6 +12,8 @@ const HOOK_DENIAL = /^PreToolUse:\S+ hook error: /;
 // The permission system's own wordings (dontAsk, an unapproved tool or path, a command needing approval).
 const PERMISSION_DENIAL =
   /^Permission to use \S+ has been denied|^Claude requested permissions? to |^This (?:Bash )?command (?:requires approval|contains multiple operations)|\bwas blocked\. For security, Claude Code may only /;
+// claude's own guards: refusals no permission rule can lift and no hook made (e.g. `rm -rf ./*` in the work dir).
+const BUILTIN_DENIAL = /^Dangerous \w+ operation detected|This requires explicit approval and cannot be auto-allowed by permission rules/;
 const INVALID = /<tool_use_error>(?:Error: No such tool available|InputValidationError)|^No such tool available/;
 
 /** A result whose text is the JSON of a typed envelope (seed 003), e.g. from an MCP tool. */
@@ -27,25 +29,36 @@ function envelopeIn(result: string): { status?: ToolStatus; effects: readonly un
   return envelope ? { status: envelope.status, effects: envelope.effects } : undefined;
 }
 
+/** What the run recorded about a call besides its result text. */
+export interface DenialEvidence {
+  /** The run's final record lists the call among its permission denials. */
+  readonly listed: boolean;
+  /** A recorded PreToolUse hook event blocked this very call. */
+  readonly hookBlocked: boolean;
+}
+
 /**
- * `denied` when the permission system or a PreToolUse hook blocked it (`listedDenied` carries the
- * run's own record of denials), `invalid` for unknown tools and rejected input, `failure` for
- * other errors, else `success`. A result that is an envelope states its own status (unless the
- * call was denied before it ran) and keeps its valid effects on the call.
+ * `denied` when something refused the call, with who did it from the evidence (a blocking hook
+ * event or the CLI's own hook wording → `hook`; the permission system's wording → `permission`;
+ * a built-in guard's wording → `builtin`; listed as denied with no evidence of who → `unknown`),
+ * `invalid` for unknown tools and rejected input, `failure` for other errors, else `success`.
+ * A result that is an envelope states its own status (unless the call was denied before it ran)
+ * and keeps its valid effects on the call.
  */
-export function toolResultStatus(result: string, isError: boolean, listedDenied: boolean): ResultStatus {
-  const fromCli = cliStatus(result, isError, listedDenied);
+export function toolResultStatus(result: string, isError: boolean, evidence: DenialEvidence): ResultStatus {
+  const fromCli = cliStatus(result, isError, evidence);
   if (fromCli.status === "denied" || fromCli.status === "invalid") return fromCli;
   const envelope = envelopeIn(result);
   if (!envelope) return fromCli;
   return { status: envelope.status ?? fromCli.status, ...(envelope.effects.length ? { effects: envelope.effects } : {}) };
 }
 
-function cliStatus(result: string, isError: boolean, listedDenied: boolean): ResultStatus {
+function cliStatus(result: string, isError: boolean, evidence: DenialEvidence): ResultStatus {
   if (!isError) return { status: "success" };
-  if (HOOK_DENIAL.test(result)) return { status: "denied", deniedBy: "hook" };
+  if (evidence.hookBlocked || HOOK_DENIAL.test(result)) return { status: "denied", deniedBy: "hook" };
   if (PERMISSION_DENIAL.test(result)) return { status: "denied", deniedBy: "permission" };
-  if (listedDenied) return { status: "denied", deniedBy: "hook" };
+  if (BUILTIN_DENIAL.test(result)) return { status: "denied", deniedBy: "builtin" };
+  if (evidence.listed) return { status: "denied", deniedBy: "unknown" };
   if (INVALID.test(result)) return { status: "invalid" };
   return { status: "failure" };
 }

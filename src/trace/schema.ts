@@ -1,7 +1,7 @@
 /** The Trace's JSON Schema, and `validateTrace` with precise errors (path + what was expected). */
 import { schemaChecker } from "../schema/schema-errors.js";
 import { ProctorError } from "../errors/proctor-error.js";
-import { TOOL_STATUSES, type Trace } from "./types.js";
+import { DENIED_BY, TOOL_STATUSES, type Trace } from "./types.js";
 
 const str = { type: "string" } as const;
 const int = { type: "integer", minimum: 0 } as const;
@@ -23,6 +23,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     permissionMode: str,
     tools: { type: "array", items: str },
     mcpServers: { type: "array", items: obj(["name", "status"], { name: str, status: str }) },
+    plugins: { type: "array", items: obj(["name", "path"], { name: str, path: str }) },
     startedAt: str,
     endedAt: str,
     gitBranch: str,
@@ -39,7 +40,9 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       status,
       agent: str,
       agentType: str,
-      deniedBy: { enum: ["hook", "permission"] },
+      deniedBy: { enum: [...DENIED_BY] },
+      denyingHook: int,
+      turn: { type: "integer", minimum: 1 },
       effects: { type: "array" },
     }),
   },
@@ -110,9 +113,22 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
 
 const checkTrace = schemaChecker(TRACE_SCHEMA, "trace");
 
-/** Schema errors for `value` as a Trace; empty when it is one. */
+/** Schema errors for `value` as a Trace, then what the schema cannot say; empty when it is one. */
 export function traceErrors(value: unknown): string[] {
-  return checkTrace(value);
+  const errors = checkTrace(value);
+  return errors.length > 0 ? errors : consistencyErrors(value as Trace);
+}
+
+/** A denier belongs to a denied call, and a denying hook must be one of the trace's hooks. */
+function consistencyErrors(trace: Trace): string[] {
+  const out: string[] = [];
+  trace.toolCalls.forEach((c, i) => {
+    if (c.deniedBy !== undefined && c.status !== "denied") out.push(`trace.toolCalls[${i}].deniedBy: only a denied call has a denier (status is ${JSON.stringify(c.status)})`);
+    if (c.denyingHook !== undefined && c.denyingHook >= trace.hooks.length) {
+      out.push(`trace.toolCalls[${i}].denyingHook: ${c.denyingHook} is not an index of trace.hooks (${trace.hooks.length} hook${trace.hooks.length === 1 ? "" : "s"})`);
+    }
+  });
+  return out;
 }
 
 /** Check `value` is a Trace; throws a ProctorError listing every problem with its path. */

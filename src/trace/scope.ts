@@ -10,8 +10,13 @@ import { filesFromCalls } from "./files-from-calls.js";
  */
 export function subagentView(trace: Trace, run: SubagentRun): Trace {
   const indices = trace.toolCalls.flatMap((c, i) => (c.agent === run.id ? [i] : []));
-  const toolCalls = indices.map((i) => trace.toolCalls[i]);
-  const callIds = new Set(toolCalls.map((c) => c.id));
+  const callIds = new Set(indices.map((i) => trace.toolCalls[i].id));
+  const hookIndices = trace.hooks.flatMap((h, i) => (h.callId !== undefined && callIds.has(h.callId) ? [i] : []));
+  // A denying hook is named by its index in the hooks list, which the view renumbers.
+  const toolCalls = indices.map((i) => {
+    const c = trace.toolCalls[i];
+    return c.denyingHook === undefined ? c : { ...c, denyingHook: hookIndices.indexOf(c.denyingHook) };
+  });
   const localAt = (at: number) => indices.filter((i) => i < at).length;
   return {
     version: 1,
@@ -22,7 +27,7 @@ export function subagentView(trace: Trace, run: SubagentRun): Trace {
     skills: trace.skills
       .filter((s) => s.agent === run.id)
       .map((s) => ({ ...s, callIndex: indices.indexOf(s.callIndex) })),
-    hooks: trace.hooks.filter((h) => h.callId !== undefined && callIds.has(h.callId)).map((h) => ({ ...h, at: localAt(h.at) })),
+    hooks: hookIndices.map((i) => ({ ...trace.hooks[i], at: localAt(trace.hooks[i].at) })),
     replies: run.output === undefined ? [] : [{ text: run.output, at: toolCalls.length }],
     output: run.output,
     files: filesFromCalls(toolCalls, trace.source.cwd),

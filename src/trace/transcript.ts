@@ -9,6 +9,7 @@ import { findExcessDepth, MAX_JSON_DEPTH } from "../io/json-depth.js";
 import { readEventFile } from "../io/read-bounded.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, type SubagentLog } from "./session-log.js";
 import { interpretHookOutput } from "../hook/interpret.js";
+import { tieDenyingHooks } from "./denying-hooks.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { toolResultStatus } from "./result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "./types.js";
@@ -23,7 +24,9 @@ interface MutableCall {
   agentType?: string;
   result?: string;
   isError?: boolean;
-  hookBlocked?: boolean;
+  turn: number;
+  /** Index into the hooks of the PreToolUse hook event that refused this call. */
+  denyingHook?: number;
 }
 
 interface MessageGroup {
@@ -33,9 +36,25 @@ interface MessageGroup {
   callsTool: boolean;
   synthetic: boolean;
   at: number;
+  /** 1-based number of this model message over the run. */
+  turn: number;
 }
 
 const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
+
+/** The `trace.errors` kind of a text with no transcript event in it at all (notes, a log, an empty file). */
+export const NOT_A_TRANSCRIPT = "not-a-transcript";
+
+/**
+ * Refuse a "transcript" that holds no transcript events: its Trace would be empty, and an empty
+ * Trace is no evidence of anything. Throws TRANSCRIPT_UNREADABLE naming `where`.
+ */
+export function requireTranscriptEvents(trace: Trace, where: string): Trace {
+  if (!trace.errors.some((e) => e.kind === NOT_A_TRANSCRIPT)) return trace;
+  throw new ProctorError("TRANSCRIPT_UNREADABLE", `${where} holds no transcript events: no line is a JSON object with a "type"`, {
+    detail: "  pass the stdout of `claude -p --output-format stream-json --verbose` (or a Trace JSON file where one is accepted)",
+  });
+}
 
 /** Tool-result content (a string or blocks) as text. */
 export function flattenContent(content: unknown): string {
@@ -58,6 +77,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   let source: TraceSource = { kind: options.sourceKind ?? "transcript" };
   let result: Json | undefined;
   let syntheticError: string | undefined;
+  let events = 0;
 
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -69,12 +89,15 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
       line = JSON.parse(raw);
     } catch (error) {
       errors.push({ kind: "malformed-line", line: i + 1, message: `line ${i + 1} is not JSON (${(error as Error).message}); skipped, the rest was read` });
+      // A damaged event is still a sign of a transcript; prose or a log is not.
+      if (raw.trimStart().startsWith("{")) events++;
       continue;
     }
     if (typeof line !== "object" || line === null) {
       errors.push({ kind: "malformed-line", line: i + 1, message: `line ${i + 1} is not a JSON object; skipped, the rest was read` });
       continue;
     }
+    if (typeof line.type === "string") events++;
     switch (line.type) {
       case "assistant": {
         const msg: Json = line.message ?? {};
@@ -82,7 +105,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
         const id: string = msg.id ?? `line-${i + 1}`;
         let group = groups.get(id);
         if (!group) {
-          group = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: calls.length };
+          group = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: calls.length, turn: groups.size + 1 };
           groups.set(id, group);
         }
         for (const block of Array.isArray(msg.content) ? msg.content : []) {
@@ -94,6 +117,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
               name: String(block.name),
               input: typeof block.input === "object" && block.input !== null ? block.input : {},
               agent,
+              turn: group.turn,
             };
             if (agent !== MAIN_AGENT) call.agentType = subagentTypes.get(agent);
             if (SUBAGENT_TOOLS.has(call.name)) subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
@@ -137,7 +161,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     if (!answered.has(id)) hooks.push({ name: h.name, event: h.event, exitCode: null, outcome: "pending", blocked: false, output: "", at: h.at, ...(h.callId ? { callId: h.callId } : {}) });
   }
   for (const h of hooks) delete (h as { hookId?: string }).hookId;
-  for (const h of hooks) if (h.blocked && h.callId && h.event === "PreToolUse") byId.get(h.callId)!.hookBlocked = true;
+  tieDenyingHooks(hooks, calls, byId);
 
   const denials = new Set<string>((Array.isArray(result?.permission_denials) ? result!.permission_denials : []).map((d: Json) => String(d.tool_use_id)));
   const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials));
@@ -184,6 +208,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
       errors.push({ kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail });
     }
   } else {
+    if (events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: "no line is a transcript event (a JSON object with a \"type\", or a damaged one); this is not claude stream-json output" });
     errors.push({
       kind: "incomplete",
       message: syntheticError
@@ -220,6 +245,7 @@ function readInit(line: Json, kind: TraceSource["kind"]): TraceSource {
     ...(typeof line.permissionMode === "string" ? { permissionMode: line.permissionMode } : {}),
     ...(Array.isArray(line.tools) ? { tools: line.tools.map(String) } : {}),
     ...(Array.isArray(line.mcp_servers) ? { mcpServers: line.mcp_servers.map((s: Json) => ({ name: String(s.name), status: String(s.status) })) } : {}),
+    ...(Array.isArray(line.plugins) ? { plugins: line.plugins.map((p: Json) => ({ name: String(p?.name ?? ""), path: String(p?.path ?? "") })) } : {}),
   };
 }
 
@@ -265,7 +291,7 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
   let effects: readonly unknown[] | undefined;
   if (c.result === undefined) status = "pending";
   else {
-    const s = toolResultStatus(c.result, c.isError === true, denials.has(c.id) || c.hookBlocked === true);
+    const s = toolResultStatus(c.result, c.isError === true, { listed: denials.has(c.id), hookBlocked: c.denyingHook !== undefined });
     status = s.status;
     deniedBy = s.deniedBy;
     effects = s.effects;
@@ -279,6 +305,8 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
     agent: c.agent,
     ...(c.agentType ? { agentType: c.agentType } : {}),
     ...(deniedBy ? { deniedBy } : {}),
+    ...(deniedBy === "hook" && c.denyingHook !== undefined ? { denyingHook: c.denyingHook } : {}),
+    turn: c.turn,
     ...(effects && effects.length ? { effects } : {}),
   };
 }

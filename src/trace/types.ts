@@ -19,6 +19,17 @@ export const TOOL_STATUSES: readonly ToolStatus[] = [
   "absent",
 ];
 
+/**
+ * Who stopped a denied call, as the run's own record shows it: a PreToolUse `hook`, the
+ * `permission` rules or mode, one of the agent's `builtin` guards (e.g. claude refusing to delete
+ * the work dir), a `sandbox`, or `unknown` when the run listed the denial but left no evidence of
+ * who made it. Never guessed: a guard test must not pass on a denial its hook did not make.
+ */
+export type DeniedBy = "hook" | "permission" | "builtin" | "sandbox" | "unknown";
+
+/** The deniers, in a stable order (for schemas and menus). */
+export const DENIED_BY: readonly DeniedBy[] = ["hook", "permission", "builtin", "sandbox", "unknown"];
+
 /** Which agent made a call: the main loop, or the subagent dispatched by a tool_use id. */
 export const MAIN_AGENT = "main";
 
@@ -37,8 +48,16 @@ export interface ToolCall {
   readonly agent: string;
   /** The subagent type when `agent` is not main. */
   readonly agentType?: string;
-  /** Why a call was denied: a hook's message or the permission system's. */
-  readonly deniedBy?: "hook" | "permission";
+  /** Who denied the call (only on `denied` calls); see DeniedBy. */
+  readonly deniedBy?: DeniedBy;
+  /** Index into `trace.hooks` of the hook event that denied the call, when it was recorded. */
+  readonly denyingHook?: number;
+  /**
+   * The model message (1-based, counted over the whole run) the call came from. Calls sharing
+   * a turn were issued together (parallel calls), so ordered trajectory modes do not order them
+   * among themselves. Absent: the call is its own turn.
+   */
+  readonly turn?: number;
   /** Typed effects carried by an envelope result, kept as data. */
   readonly effects?: readonly unknown[];
 }
@@ -149,6 +168,8 @@ export interface TraceSource {
   /** Tools the agent advertised at start (the init line). */
   readonly tools?: readonly string[];
   readonly mcpServers?: readonly { readonly name: string; readonly status: string }[];
+  /** Plugins the agent loaded (the init line); a plugin dir missing here was silently dropped. */
+  readonly plugins?: readonly { readonly name: string; readonly path: string }[];
   /** When the run started and ended (ISO 8601), where the source records it (session logs). */
   readonly startedAt?: string;
   readonly endedAt?: string;

@@ -226,7 +226,7 @@ describe("build-time validation quotes the bad value", () => {
     [() => turns({ min: 3, max: 1 }), "turns: min must not exceed max (1)"],
     [() => toolCount("Read", { max: -1 }), "toolCount: max must be a non-negative integer; got -1 (number)"],
     [() => cost({ maxUsd: "1" as never }), 'cost: maxUsd must be a non-negative number; got "1" (string)'],
-    [() => trajectory(["Read"], { mode: "fuzzy" as never }), "trajectory: mode must be one of strict, unordered, subset, superset"],
+    [() => trajectory(["Read"], { mode: "fuzzy" as never }), "trajectory: mode must be one of strict, ordered, unordered, subset, superset"],
   ])("%#", (build, message) => {
     vexpect(build).toThrow(message);
   });

@@ -102,3 +102,35 @@ describe("proctor check", () => {
     expect((await proctor(["nope"])).exitCode).toBe(2);
   });
 });
+
+describe("a file that holds no transcript events is refused at every door", () => {
+  const notes = () => file("notes.txt", "Keep this file.\nIt is not a transcript.\n");
+  const checks = () => file("checks.json", JSON.stringify([{ kind: "notTool", name: "Bash" }]));
+
+  it.each([
+    ["trace", () => ["trace", notes()]],
+    ["check", () => ["check", notes(), "--checks", checks()]],
+    ["show", () => ["show", notes()]],
+  ])("proctor %s exits 2 naming the file", async (_, args) => {
+    const argv = args();
+    const r = await proctor(argv);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${argv[1]} holds no transcript events`);
+    expect(r.stdout).toBe("");
+  });
+
+  it("an empty file is no transcript either", async () => {
+    const r = await proctor(["trace", file("empty.jsonl", "")]);
+    expect(r.exitCode).toBe(2);
+  });
+
+  it("check with a $regex that would backtrack forever answers at once", async () => {
+    const t = file("long.jsonl", [
+      JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: `${"a".repeat(40)}!` } }] }, parent_tool_use_id: null }),
+      JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "ok", num_turns: 1 }),
+    ].join("\n"));
+    const c = file("redos.json", JSON.stringify([{ kind: "notTool", name: "Bash", args: { command: { $regex: "(a+)+$" } } }]));
+    const r = await proctor(["check", t, "--checks", c]);
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+});

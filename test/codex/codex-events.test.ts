@@ -23,7 +23,7 @@ describe("readCodexJsonl on a recorded codex exec --json run", () => {
     validateTrace(trace);
     vexpect(trace.source).toMatchObject({ kind: "codex", sessionId: "01a23748-d205-7063-b3aa-12dde292ae9d", cwd: "/work" });
     vexpect(trace.toolCalls).toEqual([
-      { id: "item_2", agent: "main", name: "exec_command", input: { command: "cat notes.txt" }, result: "draft\n", status: "success" },
+      { id: "item_2", agent: "main", name: "exec_command", input: { command: "cat notes.txt" }, result: "draft\n", status: "success", turn: 1 },
       {
         id: "item_3",
         agent: "main",
@@ -31,8 +31,9 @@ describe("readCodexJsonl on a recorded codex exec --json run", () => {
         input: { changes: [{ path: "SUMMARY.md", kind: "add" }, { path: "notes.txt", kind: "update" }] },
         result: "A SUMMARY.md\nM notes.txt",
         status: "success",
+        turn: 2,
       },
-      { id: "item_4", agent: "main", name: "mcp__echo__echo", input: { text: "ping" }, result: "echo: ping", status: "success" },
+      { id: "item_4", agent: "main", name: "mcp__echo__echo", input: { text: "ping" }, result: "echo: ping", status: "success", turn: 3 },
     ]);
     expect(trace, [
       toolWith("exec_command", { command: "cat notes.txt" }),
@@ -128,7 +129,7 @@ describe("readCodexJsonl on every item kind", () => {
 
   it("a reported command the sandbox stopped writing is denied, not a plain failure", () => {
     const item = (output: string) => ({ type: "item.completed", item: { id: "i", type: "command_execution", command: "touch /etc/x", aggregated_output: output, exit_code: 1, status: "failed" } });
-    vexpect(readCodexJsonl(lines(item("touch: cannot touch '/etc/x': Read-only file system\n"))).toolCalls[0]).toMatchObject({ status: "denied", deniedBy: "permission" });
+    vexpect(readCodexJsonl(lines(item("touch: cannot touch '/etc/x': Read-only file system\n"))).toolCalls[0]).toMatchObject({ status: "denied", deniedBy: "sandbox" });
     vexpect(readCodexJsonl(lines(item("1 failing\n"))).toolCalls[0].status).toBe("failure");
   });
 });
@@ -167,6 +168,23 @@ describe("mergeModelCalls: every call the model made, in its order", () => {
     vexpect(trace.replies).toEqual([{ text: "Done: SUMMARY.md written.", at: 4 }]);
     // A denied call still counts: the agent decided to make it.
     vexpect(notTool("exec_command", { command: /rm -rf/ }).eval(trace)).toMatchObject({ pass: false, callIndex: 2 });
+  });
+
+  it("a write the sandbox refused is denied by the sandbox, whether or not the stream reported it", () => {
+    const reported = parseCodexEvents(
+      lines(
+        { type: "turn.started" },
+        { type: "item.completed", item: { id: "item_0", type: "command_execution", command: "/bin/bash -lc 'touch /etc/x'", aggregated_output: "touch: cannot touch '/etc/x': Read-only file system\n", exit_code: 1, status: "failed" } },
+        { type: "turn.completed", usage: {} },
+      ),
+    );
+    const silent = parseCodexEvents(lines({ type: "turn.started" }, { type: "turn.completed", usage: {} }));
+    const answered: EmittedItem[][] = [[{ type: "call", id: "w", name: "exec_command", input: { cmd: "touch /etc/x" }, freeform: false }]];
+    const told = () => "Process exited with code 1\nOutput:\ntouch: cannot touch '/etc/x': Read-only file system\n";
+    for (const run of [reported, silent]) {
+      const [call] = buildCodexTrace(run, mergeModelCalls(run.entries, answered, told)).toolCalls;
+      vexpect([call.status, call.deniedBy, call.turn]).toEqual(["denied", "sandbox", 1]);
+    }
   });
 
   it("a command refused first and allowed later: the refusal is not matched to the later run", () => {

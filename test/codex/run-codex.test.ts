@@ -74,6 +74,9 @@ describe("runCodex (real codex binary)", () => {
       // The workspace-write sandbox refuses a write outside the work dir; the stream is silent about this one too.
       ["exec_command", "denied", "touch /etc/proctor-codex-probe"],
     ]);
+    // Who refused them: Codex's command policy, then its sandbox (whether or not the stream reported the write).
+    vexpect(trace.toolCalls.slice(2).map((c) => c.deniedBy)).toEqual(["permission", "sandbox"]);
+    vexpect(trace.toolCalls.map((c) => c.turn)).toEqual([1, 2, 3, 4]);
     vexpect(trace.files).toEqual({
       source: "snapshot",
       changes: [
@@ -84,7 +87,7 @@ describe("runCodex (real codex binary)", () => {
     vexpect(existsSync("/etc/proctor-codex-probe")).toBe(false);
     expect(trace, [
       toolWith("exec_command", { command: "cat notes.txt" }),
-      denied("exec_command", { command: /^rm -rf/ }),
+      denied("exec_command", { command: /^rm -rf/ }, { by: "permission" }),
       onlyTools(["exec_command", "apply_patch"]),
       wroteOnly(["SUMMARY.md", "notes.txt"]),
       advertised("apply_patch"),

@@ -34,7 +34,7 @@ describe("recorded harness transcripts", () => {
 
   it("harness-dontask-denial: dontAsk denies what was not pre-approved", () => {
     const t = read("harness-dontask-denial");
-    expect(t, [denied("Bash", { command: "touch b.txt" })]);
+    expect(t, [denied("Bash", { command: "touch b.txt" }, { by: "permission" })]);
     vexpect(t.toolCalls.map((c) => [c.name, c.status, c.deniedBy])).toEqual([["Bash", "denied", "permission"], ["Read", "success", undefined]]);
   });
 

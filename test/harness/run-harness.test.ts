@@ -50,7 +50,7 @@ describe("runHarness (real claude binary)", () => {
     ]);
     expect(trace, [
       wroteOnly(["new.md", "notes.txt", "old.txt"]),
-      denied("Bash", { command: "node scripts/check.mjs" }),
+      denied("Bash", { command: "node scripts/check.mjs" }, { by: "permission" }),
       received("tidy the project"),
       received("[tool_result"),
       advertised("Bash"),

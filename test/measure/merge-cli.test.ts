@@ -45,7 +45,7 @@ describe("proctor merge", () => {
     const r = await proctor(["merge", shardFiles[0], shardFiles[2]]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).trials.ran).toBe(20);
-    expect(r.stderr).toContain("missing shards: 2/3 — the merge covers only part of the trials");
+    expect(r.stderr).toContain("partial: missing shards 2/3 — the merge covers only part of the trials");
   });
 
   it("--check gates on the recorded thresholds: exit 1 with the shortfall", async () => {
@@ -60,6 +60,23 @@ describe("proctor merge", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/below thresholds:\n {2}✗ tool\(Bash\): .* < minimum 95\.0%/);
     expect((await proctor(["merge", ...shardFiles, "--check", "-o", join(dir, "ok.json")])).exitCode).toBe(0);
+  });
+
+  it("--check refuses a shard set with a shard missing, naming it; --allow-partial gates it as partial", async () => {
+    const refused = await proctor(["merge", shardFiles[0], shardFiles[1], "--check", "-o", join(dir, "partial.json")]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain("cannot --check an incomplete shard set: bash-rate: missing 3/3");
+    expect(refused.stderr).toContain("--allow-partial");
+    const out = join(dir, "partial.json");
+    const partial = await proctor(["merge", shardFiles[0], shardFiles[1], "--check", "--allow-partial", "-o", out]);
+    expect(partial.exitCode, partial.stderr).toBe(0);
+    expect(partial.stderr).toContain("bash-rate: partial: gated on the shards given; missing 3/3");
+    expect(validateCheckReport(JSON.parse(readFileSync(out, "utf8"))).incomplete).toMatchObject({ reason: "missing-shards", missingShards: ["3/3"] });
+    // Without --check a partial merge is written, and says so.
+    const plain = await proctor(["merge", shardFiles[0], shardFiles[1]]);
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stderr).toContain("partial: missing shards 3/3");
+    expect((await proctor(["merge", shardFiles[0], "--allow-partial"])).exitCode).toBe(2);
   });
 
   it("merges the arrays `proctor run --json` writes, eval by eval", async () => {
@@ -89,7 +106,7 @@ describe("proctor merge", () => {
     expect(r.stderr).toContain(`${broken}.confidence: must be < 1 (got 2)`);
     const twice = await proctor(["merge", shardFiles[0], shardFiles[0]]);
     expect(twice.exitCode).toBe(2);
-    expect(twice.stderr).toContain("cannot merge: trial 0 is in two reports");
+    expect(twice.stderr).toContain("cannot merge: shard 1/3 is given twice");
     expect((await proctor(["merge"])).stderr).toContain("usage: proctor merge REPORT.json…");
   });
 });

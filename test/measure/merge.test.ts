@@ -1,8 +1,9 @@
 /** Shards and merging: 4 shards merged equal one unsharded run with the same seed, number for number. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { mergeReports, measure, missingShards, notTool, parseShard, shardTrials, tool, validateCheckReport, type CheckReport, type MeasureOptions, type Trace } from "../../src/index.js";
+import { assertRates, compareReports, evaluateThresholds, mergeReports, measure, missingShards, notTool, parseShard, shardTrials, tool, validateCheckReport, type CheckReport, type MeasureOptions, type Trace } from "../../src/index.js";
 import { bashSometimes, withoutClock } from "./helpers.js";
+import { makeTrace } from "../helpers/trace.js";
 
 const base = (extra: Partial<MeasureOptions<Trace>> = {}): MeasureOptions<Trace> => ({
   run: (i, ctx) => {
@@ -81,7 +82,7 @@ describe("mergeReports", () => {
   it("refuses overlapping shards and reports of different measurements", async () => {
     const a = await measure(base({ trials: 20, shard: "1/2" }));
     const b = await measure(base({ trials: 20, shard: "2/2" }));
-    expect(() => mergeReports([a, a], ["a.json", "a-again.json"])).toThrow("cannot merge: trial 0 is in two reports");
+    expect(() => mergeReports([a, a], ["a.json", "a-again.json"])).toThrow("cannot merge: shard 1/2 is given twice");
     const otherSeed = await measure(base({ trials: 20, shard: "2/2", seed: "other" }));
     expect(() => mergeReports([a, otherSeed])).toThrow("cannot merge: the reports used different seeds");
     const otherChecks = await measure(base({ trials: 20, shard: "2/2", checks: [tool("Bash")] }));
@@ -97,5 +98,54 @@ describe("mergeReports", () => {
     const three = await measure(base({ trials: 12, shard: "3/3" }));
     expect(missingShards([one, three])).toEqual(["2/3"]);
     expect(missingShards([mergeReports([one, three])])).toEqual(["2/3"]);
+  });
+});
+
+describe("a merge is complete or says it is not", () => {
+  it("marks a merge that lacks shards as incomplete, naming them, and the gate never passes it", async () => {
+    const shards = await Promise.all([1, 2, 3].map((i) => measure(base({ shard: `${i}/3`, trials: 30 }))));
+    const partial = mergeReports([shards[0], shards[1]]);
+    expect(partial.incomplete).toEqual({ reason: "missing-shards", message: "shard 3/3 missing: their trials never ran in this merge", missingShards: ["3/3"] });
+    expect(evaluateThresholds(partial).status).toBe("incomplete");
+    expect(() => assertRates(partial)).toThrow(/the measurement is incomplete/);
+    // Merged again with the last shard, it is whole.
+    const whole = mergeReports([partial, shards[2]]);
+    expect(whole.incomplete).toBeUndefined();
+    expect(evaluateThresholds(whole).status).toBe("passed");
+  });
+
+  it("refuses reports of different proctor versions, and shards holding trials outside their slice", async () => {
+    const [a, b] = await Promise.all([1, 2].map((i) => measure(base({ shard: `${i}/2`, trials: 20 }))));
+    const newer = { ...b, metadata: { ...b.metadata, proctorVersion: "9.9.9" } };
+    expect(() => mergeReports([a, newer], ["a.json", "b.json"])).toThrow("cannot merge: the reports were written by different proctor versions");
+    const relabelled: CheckReport = { ...a, shard: { index: 2, count: 2 } };
+    expect(() => mergeReports([relabelled], ["a.json"])).toThrow("cannot merge: a.json holds trials outside shard 2/2");
+  });
+
+  it("keeps the configured number of failure examples, not the longest shard's", async () => {
+    // notTool(Bash) fails on every 5th trial: two failures per shard of 10, five kept by the whole run.
+    const run = (i: number) => makeTrace({ calls: [{ name: i % 5 === 0 ? "Bash" : "Read" }] });
+    const shards = await Promise.all([1, 2, 3].map((i) => measure(base({ shard: `${i}/3`, trials: 30, failureExamples: 5, run }))));
+    const merged = mergeReports(shards);
+    const whole = await measure(base({ trials: 30, failureExamples: 5, run }));
+    const failing = merged.checks.findIndex((c) => c.label === "notTool(Bash)");
+    expect(shards.map((s) => s.checks[failing].failures.length)).toEqual([2, 2, 2]);
+    expect(merged.checks[failing].failures.map((f) => f.trial)).toEqual([0, 5, 10, 15, 20]);
+    expect(merged.checks[failing].failures).toEqual(whole.checks[failing].failures);
+    expect(() => mergeReports([shards[0], { ...shards[1], failureExamples: 2 }])).toThrow("cannot merge: the reports keep different numbers of failure examples");
+  });
+
+  it("refuses something that is not a report, naming it and the first wrong field", () => {
+    expect(() => mergeReports([{} as CheckReport], ["shard-1.json"])).toThrow(/shard-1\.json is not a valid measure report/);
+    expect(() => assertRates({ name: "x" } as CheckReport)).toThrow(/^x is not a valid measure report/);
+    expect(() => compareReports({} as CheckReport, {} as CheckReport)).toThrow(/^baseline is not a valid measure report/);
+  });
+
+  it("a budget cut makes a report incomplete, and its merge too", async () => {
+    const cut = await measure(base({ trials: 40, shard: "1/2", run: bashSometimes(0.3), budget: { maxUsd: 0.1 } }));
+    expect(cut.incomplete).toMatchObject({ reason: "budget", message: expect.stringMatching(/^\d+ of 20 planned trials ran \(cost budget/) });
+    const merged = mergeReports([cut, await measure(base({ trials: 40, shard: "2/2", run: bashSometimes(0.3) }))]);
+    expect(merged.incomplete?.reason).toBe("budget");
+    expect(evaluateThresholds(merged).status).toBe("incomplete");
   });
 });

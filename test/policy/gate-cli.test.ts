@@ -94,5 +94,14 @@ describe("proctor bash-effect", () => {
     const r = await proctor(["bash-effect"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/expected a command/);
+    expect((await proctor(["bash-effect", " "])).exitCode).toBe(2);
+    expect((await proctor(["bash-effect", "--stdin"], { input: "\n\n" })).exitCode).toBe(2);
+  });
+  it("exits with the verdict: 0 read-only, 1 side-effecting or undecidable", async () => {
+    expect((await proctor(["bash-effect", "git status && ls"])).exitCode).toBe(0);
+    expect((await proctor(["bash-effect", "rm -rf build"])).exitCode).toBe(1);
+    expect((await proctor(["bash-effect", "eval $x"])).exitCode).toBe(1);
+    expect((await proctor(["bash-effect", "--stdin"], { input: "ls\ncat a\n" })).exitCode).toBe(0);
+    expect((await proctor(["bash-effect", "--stdin"], { input: "ls\nrm x\n" })).exitCode).toBe(1);
   });
 });

@@ -140,3 +140,22 @@ describe("proctor run --real (only with ANTHROPIC_API_KEY; costs a few cents)", 
   });
 });
 
+
+describe("proctor run: an eval cut short by the budget", () => {
+  it("is incomplete in the text, the JUnit and the JSON alike — never ✓ — and exits 1", async () => {
+    const costly = new URL("./fixtures/costly.eval.mjs", import.meta.url).pathname;
+    const json = join(dir, "costly.json");
+    const junit = join(dir, "costly.xml");
+    const r = await proctor(["run", costly, "--budget-usd", "1.2", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).not.toContain("✓");
+    expect(r.stdout).toMatch(/◌ costly  run · 4\/10 trials/);
+    expect(r.stdout).toMatch(/◌ tool\(Read\)\s+100% \(4\/4.*≥ 90\.0% so far — incomplete/);
+    expect(r.stdout).toContain("incomplete: 4 of 10 planned trials ran (");
+    expect(r.stdout).toContain("1 eval: 0 passed, 1 incomplete");
+    const [report] = JSON.parse(readFileSync(json, "utf8")) as ReturnType<typeof validateCheckReport>[];
+    expect(validateCheckReport(report).incomplete).toMatchObject({ reason: "budget" });
+    const xml = readFileSync(junit, "utf8");
+    expect(xml).toMatch(/<failure[^>]*type="incomplete"/);
+  });
+});

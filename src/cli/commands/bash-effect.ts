@@ -16,8 +16,9 @@ async function readStdin(): Promise<string> {
  * Print a shell command's effect: `read-only`, `side-effecting` or `undecidable` (with
  * `--explain`, a tab and the reason). With `--stdin`, one command per line, printed as
  * `verdict<TAB>command`. With `--cwd DIR`, judged where it would run: in DIR, with this
- * process's environment (as `proctor gate` judges a hook event). Exit 0 whatever the verdict; 2
- * on bad usage.
+ * process's environment (as `proctor gate` judges a hook event). The exit code is the verdict, so
+ * a script can gate on it: 0 read-only (every command, with --stdin), 1 side-effecting or
+ * undecidable, 2 bad input (no command, an empty one).
  */
 const bashEffect: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" }, cwd: { type: "string" } }, USAGE);
@@ -30,16 +31,15 @@ const bashEffect: Command = async (argv) => {
   if (values.stdin) {
     if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
     const lines = (await readStdin()).split(/\r?\n/).filter((l) => l.trim() !== "");
-    const out = lines.map((line) => {
-      const v = explainBash(line, context);
-      return `${v.effect}\t${line}${values.explain ? `\t${v.reason}` : ""}`;
-    });
-    process.stdout.write(out.length ? `${out.join("\n")}\n` : "");
-    return 0;
+    if (lines.length === 0) throw new ProctorError("INVALID_INPUT", `--stdin: no command on stdin (one command per line)\nusage: ${USAGE}`);
+    const verdicts = lines.map((line) => ({ line, v: explainBash(line, context) }));
+    process.stdout.write(`${verdicts.map(({ line, v }) => `${v.effect}\t${line}${values.explain ? `\t${v.reason}` : ""}`).join("\n")}\n`);
+    return verdicts.every(({ v }) => v.effect === "read-only") ? 0 : 1;
   }
-  if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected a command to classify\nusage: ${USAGE}`);
-  const v = explainBash(positionals.join(" "), context);
+  const command = positionals.join(" ");
+  if (command.trim() === "") throw new ProctorError("INVALID_INPUT", `expected a command to classify${positionals.length ? "; got an empty one" : ""}\nusage: ${USAGE}`);
+  const v = explainBash(command, context);
   process.stdout.write(values.explain ? `${v.effect}\t${v.reason}\n` : `${v.effect}\n`);
-  return 0;
+  return v.effect === "read-only" ? 0 : 1;
 };
 export default bashEffect;

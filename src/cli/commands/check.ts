@@ -1,4 +1,4 @@
-import { readTranscript } from "../../trace/transcript.js";
+import { readTranscript, requireTranscriptEvents } from "../../trace/transcript.js";
 import { readChecksFile } from "../../../reporters/input/read-checks.js";
 import { evaluateChecks, type CheckResult } from "../../checks/check.js";
 import { ProctorError } from "../../errors/proctor-error.js";
@@ -22,7 +22,7 @@ const check: Command = async (argv) => {
   await installBuiltInJudge(checks);
   const runs = [];
   for (const file of positionals) {
-    const trace = readTranscript(resolveTranscriptArg(file));
+    const trace = requireTranscriptEvents(readTranscript(resolveTranscriptArg(file)), file);
     for (const e of trace.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor check: ${file}: ${e.message}\n`);
     const results = await evaluateChecks(trace, checks);
     runs.push({ file, trace, results, pass: results.every((r) => r.pass) });

@@ -6,6 +6,7 @@
  * would let it through. It runs before every tool call, so it loads the shell parser only for a
  * shell command that needs it, and YAML only for a YAML policy.
  */
+import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { isProctorError, ProctorError } from "../../errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../io/json-depth.js";
@@ -21,7 +22,18 @@ import type { Command } from "../command.js";
 import type { BashVerdict } from "../../effects/bash/verdict.js";
 
 const USAGE =
-  "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve]  (PreToolUse JSON on stdin)";
+  "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--deadline-ms N]  (PreToolUse JSON on stdin)";
+
+/**
+ * How long the gate may take to decide, from start to answer: past the stdin read's own limit,
+ * well inside any sensible hook timeout — a hook that times out lets the call through, so the
+ * gate answers `deny` itself first.
+ */
+export const GATE_DEADLINE_MS = 8_000;
+
+function denyAnswer(reason: string): string {
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } })}\n`;
+}
 
 const LEGS: Record<string, keyof RuleOfTwoProfile> = {
   untrusted: "untrustedInput",
@@ -125,9 +137,30 @@ const gate: Command = async (argv) => {
       rung: { type: "string" },
       dialect: { type: "string" },
       approve: { type: "boolean" },
+      "deadline-ms": { type: "string" },
     },
     USAGE,
   );
+  const started = performance.now();
+  const deadlineMs = values["deadline-ms"] === undefined ? GATE_DEADLINE_MS : Number(values["deadline-ms"]);
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) bad(`--deadline-ms must be a positive whole number of milliseconds; got ${JSON.stringify(values["deadline-ms"])}`);
+  const late = `proctor gate: no decision within ${deadlineMs} ms, so the call is denied (a gate that runs out of time must not let it through)`;
+  // Waiting (stdin, the policy file, the shell parser) can stall; the answer then is deny, never a timeout that fails open.
+  const watchdog = setTimeout(() => {
+    writeSync(1, denyAnswer(late));
+    process.exit(0);
+  }, deadlineMs);
+  watchdog.unref();
+  try {
+    return await decide(values, positionals, started, deadlineMs, late);
+  } finally {
+    clearTimeout(watchdog);
+  }
+};
+
+type GateValues = { purity?: string; policy?: string; "rule-of-two"?: string; rung?: string; dialect?: string; approve?: boolean };
+
+async function decide(values: GateValues, positionals: string[], started: number, deadlineMs: number, late: string): Promise<number> {
   if (positionals.length > 0) bad(`unexpected argument ${JSON.stringify(positionals[0])}`);
   if (values.purity !== undefined && !PURITY_LEVELS.includes(values.purity as PurityLevel)) bad(`--purity must be one of ${PURITY_LEVELS.join(", ")}; got ${JSON.stringify(values.purity)}`);
   if (values.rung !== undefined && !APPROVAL_RUNGS.includes(values.rung as ApprovalRung)) bad(`--rung must be one of ${APPROVAL_RUNGS.join(", ")}; got ${JSON.stringify(values.rung)}`);
@@ -162,10 +195,15 @@ const gate: Command = async (argv) => {
     judge = (command) => explainBash(command, context);
   }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
+  // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
+  if (performance.now() - started > deadlineMs) {
+    process.stdout.write(denyAnswer(late));
+    return 0;
+  }
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
   if (decision === undefined) return 0;
   const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
   process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
   return 0;
-};
+}
 export default gate;

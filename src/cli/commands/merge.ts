@@ -9,7 +9,7 @@ import type { CheckReport } from "../../measure/types.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
-const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check]";
+const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check [--allow-partial]]";
 
 /** Every report in a file (one report, or the array `proctor run --json` writes), each named by its place. */
 function readReports(file: string): { report: CheckReport; source: string; inArray: boolean }[] {
@@ -29,7 +29,8 @@ function summary(report: CheckReport, missing: readonly string[]): string {
   const t = report.trials;
   const lines = [
     `merged ${report.mergedFrom?.length ?? 1} report(s)${report.name ? ` of ${report.name}` : ""}: ${t.completed} trials evaluated, ${t.errored} errored, ${t.skipped} skipped, of ${t.requested} requested`,
-    ...(missing.length ? [`  missing shards: ${missing.join(", ")} — the merge covers only part of the trials`] : []),
+    ...(missing.length ? [`  partial: missing shards ${missing.join(", ")} — the merge covers only part of the trials`] : []),
+    ...(report.incomplete && report.incomplete.reason !== "missing-shards" ? [`  incomplete: ${report.incomplete.message}`] : []),
     ...report.checks.map((c) => `  ${c.label}: ${formatRate(c, report.confidence)}`),
     ...(report.stopped ? [`  cut short: ${report.stopped.message}`] : []),
     ...(report.skipped ? [`  skipped: ${report.skipped.reason}`] : []),
@@ -41,11 +42,14 @@ function summary(report: CheckReport, missing: readonly string[]): string {
  * Combine shard reports (one file per CI job) into the reports an unsharded run would have
  * written, eval by eval (reports are grouped by name). The merged JSON goes to -o or stdout — one
  * report, or an array when there are several evals — and a summary to stderr; --check gates each
- * merged report on the thresholds it recorded (exit 1 on a shortfall or a skipped eval).
+ * merged report on the thresholds it recorded (exit 1 on a shortfall, a skipped or an incomplete
+ * eval). --check refuses a shard set with shards missing (exit 2, naming them) unless
+ * --allow-partial, which gates what is there and reports it as partial.
  */
 const merge: Command = async (argv) => {
-  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, check: { type: "boolean" } }, USAGE);
+  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, check: { type: "boolean" }, "allow-partial": { type: "boolean" } }, USAGE);
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
+  if (values["allow-partial"] && !values.check) throw new ProctorError("INVALID_INPUT", `--allow-partial only changes what --check does\nusage: ${USAGE}`);
   const inputs = positionals.flatMap(readReports);
   if (inputs.length === 0) {
     throw new ProctorError("INVALID_INPUT", `${positionals.join(", ")} ${positionals.length === 1 ? "holds" : "hold"} no reports (an empty array); pass the files \`proctor run --json\` wrote for runs where at least one eval ran`);
@@ -54,7 +58,7 @@ const merge: Command = async (argv) => {
   for (const input of inputs) groups.set(input.report.name, [...(groups.get(input.report.name) ?? []), input]);
   const merged = [...groups.values()].map((group) => {
     const reports = group.map((g) => g.report);
-    return { report: mergeReports(reports, group.map((g) => g.source)), missing: missingShards(reports) };
+    return { report: mergeReports(reports, group.map((g) => g.source)), missing: missingShards(reports), inputs: reports };
   });
   const severalEvals = merged.length > 1 || inputs.some((i) => i.inArray);
   const out = severalEvals ? merged.map((m) => m.report) : merged[0].report;
@@ -68,13 +72,30 @@ const merge: Command = async (argv) => {
   } else process.stdout.write(json);
   for (const m of merged) process.stderr.write(summary(m.report, m.missing));
   if (!values.check) return 0;
+  const lacking = merged.filter((m) => m.missing.length > 0);
+  if (lacking.length > 0 && !values["allow-partial"]) {
+    throw new ProctorError("INVALID_INPUT", `cannot --check an incomplete shard set: ${lacking.map((m) => `${m.report.name ? `${m.report.name}: ` : ""}missing ${m.missing.join(", ")}`).join("; ")}`, {
+      detail: "  merge every shard's report, or pass --allow-partial to gate the shards there are and report the result as partial",
+    });
+  }
   let failed = false;
-  for (const { report } of merged) {
-    const verdict = evaluateThresholds(report);
+  for (const { report, missing, inputs } of merged) {
+    // --allow-partial: the shards there are are gated; the written report still says what is missing.
+    const gated = missing.length > 0 ? withoutMissingShards(report, inputs) : report;
+    const verdict = evaluateThresholds(gated);
+    if (missing.length > 0) process.stderr.write(`${report.name ? `${report.name}: ` : ""}partial: gated on the shards given; missing ${missing.join(", ")}\n`);
     if (verdict.status === "passed") continue;
     failed = true;
-    process.stderr.write(`${report.name ? `${report.name}: ` : ""}${verdict.status === "skipped" ? "skipped" : "below thresholds"}:\n${verdict.shortfalls.map((s) => `  ✗ ${s}`).join("\n")}\n`);
+    const what = { skipped: "skipped", incomplete: "incomplete", failed: "below thresholds", passed: "" }[verdict.status];
+    process.stderr.write(`${report.name ? `${report.name}: ` : ""}${what}:\n${verdict.shortfalls.map((s) => `  ✗ ${s}`).join("\n")}\n`);
   }
   return failed ? 1 : 0;
 };
+/** The report as the gate sees it under --allow-partial: missing shards set aside, a shard cut short still incomplete. */
+function withoutMissingShards(report: CheckReport, inputs: readonly CheckReport[]): CheckReport {
+  const { incomplete: _missing, ...rest } = report;
+  const cut = inputs.flatMap((r) => (r.incomplete && r.incomplete.reason !== "missing-shards" ? [r.incomplete] : []));
+  return cut.length > 0 ? { ...rest, incomplete: { reason: cut[0].reason, message: cut.map((c) => c.message).join("; ") } } : rest;
+}
+
 export default merge;

@@ -49,8 +49,9 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
   return {
     mock: {
       run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
-      validate: (spec) => {
-        (validateSpec as (spec: unknown) => void)(spec);
+      validate: (spec, definition) => {
+        // Validated as it will run: relative paths (plugins, fixture) against the eval file.
+        (validateSpec as (spec: unknown) => void)(withCwd(spec as HarnessSpec, definition));
         // Preflight: a missing binary is one clear error before any trial, not an error per trial.
         harness.resolveClaudeBinary({ claudePath: spec.claudePath, cwd: spec.cwd ?? process.cwd() });
       },
@@ -65,7 +66,7 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
     },
     real: {
       run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(spec, definition), signal })),
-      validate: (spec) => harness.validateEvalSpec(spec),
+      validate: (spec, definition) => harness.validateEvalSpec(withCwd(spec, definition)),
       unavailable: () =>
         harness.apiKeyMissing(process.env, undefined) ? "ANTHROPIC_API_KEY is not set: the real tier calls the real API and costs money — set the key, or run with --mock" : undefined,
     },
@@ -250,7 +251,7 @@ const run: Command = async (argv) => {
     writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
   }
 
-  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || (o.status === "not-run" && o.tier !== undefined));
+  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || o.status === "incomplete" || (o.status === "not-run" && o.tier !== undefined));
   return failed || diff?.regressed ? 1 : 0;
 };
 export default run;

@@ -1,0 +1,73 @@
+/**
+ * Tool names are evidence too: a check that names a tool the run could never have called (a
+ * typo, a tool of another agent) must not pass as "no call to it". A name counts as possible when
+ * the run offered it, called it, a model request listed it, it is a known tool of that agent, or
+ * it has the `mcp__server__tool` shape. Traces with no record of offered tools are not judged.
+ */
+import type { Trace } from "../trace/types.js";
+
+/** Claude Code's own tools, across the versions proctor has read (older and newer names alike). */
+const CLAUDE_TOOLS = [
+  "Agent", "AskUserQuestion", "Bash", "BashOutput", "CronCreate", "CronDelete", "CronList", "Edit", "EnterPlanMode", "EnterWorktree",
+  "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "KillBash", "KillShell", "LS", "ListMcpResourcesTool", "MultiEdit", "NotebookEdit",
+  "NotebookRead", "Read", "ReadMcpResourceTool", "ReportFindings", "ScheduleWakeup", "SendMessage", "Skill", "SlashCommand", "Task",
+  "TaskCreate", "TaskGet", "TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TodoRead", "TodoWrite", "ToolSearch", "WebFetch",
+  "WebSearch", "Workflow", "Write",
+];
+
+/** Codex's tools as proctor names them in a Trace. */
+const CODEX_TOOLS = ["apply_patch", "exec_command", "list_dir", "local_shell", "read_file", "shell", "update_plan", "view_image", "web_search", "write_stdin", "grep_files"];
+
+const MCP_NAME = /^mcp__[^_].*__\S+$/;
+
+/** Every name this trace could have called, or `undefined` when it does not record what it offered. */
+export function possibleToolNames(trace: Trace): Set<string> | undefined {
+  if (!Array.isArray(trace.source?.tools)) return undefined;
+  const names = new Set<string>(trace.source.tools);
+  for (const c of trace.toolCalls) names.add(c.name);
+  for (const r of trace.modelRequests ?? []) for (const t of r.tools) names.add(t.name);
+  for (const n of trace.source.kind === "codex" ? CODEX_TOOLS : CLAUDE_TOOLS) names.add(n);
+  return names;
+}
+
+/**
+ * Why `name` cannot be a tool of this run, with the nearest real name ("did you mean Bash?"), or
+ * `undefined` when it can be (globs, `mcp__` names and traces without an offered-tools record
+ * always can).
+ */
+export function unknownToolName(trace: Trace, name: string): string | undefined {
+  if (name.includes("*") || MCP_NAME.test(name)) return undefined;
+  const names = possibleToolNames(trace);
+  if (!names || names.has(name)) return undefined;
+  const near = nearestName(name, names);
+  const offered = trace.source.tools ?? [];
+  return (
+    `no tool named ${JSON.stringify(name)} was offered in this run, nor is it a known ${trace.source.kind === "codex" ? "Codex" : "Claude Code"} tool or an mcp__server__tool name` +
+    (near ? `; did you mean ${near}?` : `; offered: ${offered.slice(0, 12).join(", ")}${offered.length > 12 ? ", …" : ""}`) +
+    " (a misspelt name is not evidence that the tool went unused)"
+  );
+}
+
+/** The closest name by edit distance (case-insensitive), when it is close enough to be a slip. */
+export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
