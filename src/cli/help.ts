@@ -61,7 +61,8 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
   merge: {
     about: "Merge the reports of shards of one run (proctor run --shard i/n) into the report of the whole run: counts add, intervals are recomputed.",
     options: {
-      output: "write the merged report here (default: stdout)",
+      output: "write the merged report here (default: stdout); folders are made",
+      junit: "also write the merged run as JUnit XML (a testcase per check), as proctor run --junit does",
       check: "gate the merged report against its thresholds (a shard set with shards missing is refused)",
       "allow-partial": "with --check, gate the shards there are; the report says which are missing (incomplete)",
     },

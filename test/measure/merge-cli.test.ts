@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { measure, tool, notTool, validateCheckReport, type MeasureOptions, type Trace } from "../../src/index.js";
 import { proctor } from "../helpers/cli.js";
+import { parseJunit } from "../reporters/helpers.js";
 import { bashSometimes, withoutClock } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-merge-"));
@@ -39,6 +40,16 @@ describe("proctor merge", () => {
     expect(mergedFrom).toEqual(["1/3", "2/3", "3/3"]);
     expect(numbers).toEqual(withoutClock(await measure(options())));
     expect(r.stderr).toMatch(/^merged 3 report\(s\) of bash-rate: 30 trials evaluated, 0 errored, 0 skipped, of 30 requested\n {2}tool\(Bash\): /);
+  });
+
+  it("-o makes its folders; --junit writes the merged run as JUnit, a testcase per check", async () => {
+    const out = join(dir, "out", "nested", "merged.json");
+    const junit = join(dir, "out", "junit", "merged.xml");
+    const r = await proctor(["merge", ...shardFiles, "-o", out, "--junit", junit]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    validateCheckReport(JSON.parse(readFileSync(out, "utf8")));
+    const { suites } = parseJunit(readFileSync(junit, "utf8"));
+    expect(suites.map((s) => s["@name"])).toEqual(["bash-rate"]);
   });
 
   it("prints to stdout without -o, and says which shards are missing", async () => {

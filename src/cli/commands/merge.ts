@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { ProctorError } from "../../errors/proctor-error.js";
 import { refuseDeepJson } from "../../io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../io/read-bounded.js";
@@ -9,7 +10,7 @@ import type { CheckReport } from "../../measure/types.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
-const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--check [--allow-partial]]";
+const USAGE = "proctor merge REPORT.json… [-o MERGED.json] [--junit FILE] [--check [--allow-partial]]";
 
 /** Every report in a file (one report, or the array `proctor run --json` writes), each named by its place. */
 function readReports(file: string): { report: CheckReport; source: string; inArray: boolean }[] {
@@ -47,7 +48,7 @@ function summary(report: CheckReport, missing: readonly string[]): string {
  * --allow-partial, which gates what is there and reports it as partial.
  */
 const merge: Command = async (argv) => {
-  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, check: { type: "boolean" }, "allow-partial": { type: "boolean" } }, USAGE);
+  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, junit: { type: "string" }, check: { type: "boolean" }, "allow-partial": { type: "boolean" } }, USAGE);
   if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
   if (values["allow-partial"] && !values.check) throw new ProctorError("INVALID_INPUT", `--allow-partial only changes what --check does\nusage: ${USAGE}`);
   const inputs = positionals.flatMap(readReports);
@@ -65,12 +66,18 @@ const merge: Command = async (argv) => {
   const json = `${JSON.stringify(out, null, 2)}\n`;
   if (values.output) {
     try {
+      mkdirSync(dirname(values.output), { recursive: true });
       writeFileSync(values.output, json);
     } catch (error) {
       throw new ProctorError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   } else process.stdout.write(json);
   for (const m of merged) process.stderr.write(summary(m.report, m.missing));
+  if (values.junit) {
+    // The merged run as the test report a CI system shows: a testcase per check, as `proctor run --junit` writes.
+    const [{ reportSuites }, { buildJunitXml, writeJunit }] = await Promise.all([import("../../../reporters/junit/from-reports.js"), import("../../../reporters/junit/xml.js")]);
+    writeJunit(values.junit, buildJunitXml(reportSuites(merged.map((m) => m.report)), "proctor merge"));
+  }
   if (!values.check) return 0;
   const lacking = merged.filter((m) => m.missing.length > 0);
   if (lacking.length > 0 && !values["allow-partial"]) {
