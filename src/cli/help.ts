@@ -5,6 +5,7 @@
  * fails when a command accepts an option described nowhere here.
  */
 import type { ParseArgsConfig } from "node:util";
+import { editDistance } from "../checks/names.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -178,18 +179,4 @@ export function nearestOption(unknown: string, options: readonly string[]): stri
     if (d <= Math.max(1, Math.floor(option.length / 3)) && (!best || d < best.distance)) best = { option, distance: d };
   }
   return best?.option ?? options.find((o) => o.startsWith(name) && name.length >= 2);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const keep = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = keep;
-    }
-  }
-  return row[b.length];
 }
