@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as p from "../dist/src/index.js";
 
-const CLI = new URL("../dist/src/cli/main.js", import.meta.url).pathname;
+const CLI = new URL("../dist/cli/main.js", import.meta.url).pathname;
 const root = mkdtempSync(join(tmpdir(), "proctor-bench-repo-"));
 const home = join(root, "home");
 mkdirSync(home);

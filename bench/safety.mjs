@@ -12,7 +12,7 @@ import * as p from "../dist/src/index.js";
 import { decideGate } from "../dist/src/policy/gate.js";
 
 const require = createRequire(import.meta.url);
-const CLI = new URL("../dist/src/cli/main.js", import.meta.url).pathname;
+const CLI = new URL("../dist/cli/main.js", import.meta.url).pathname;
 
 const COMMANDS = [
   "git status",
