@@ -29,7 +29,7 @@ function evalSource(flavour: "ts" | "mts" | "cts" | "js" | "mjs"): string {
   trials: 1,
 }`;
   if (flavour === "js" || flavour === "cts") {
-    return `const { defineEval, tool, notTool, purity } = require("proctor");\nexports.first = defineEval(${spec});\n`;
+    return `const { defineEval, tool, notTool } = require("proctor");\nconst { purity } = require("proctor/safety");\nexports.first = defineEval(${spec});\n`;
   }
   return `import { defineEval, tool, notTool } from "proctor";
 import { purity } from "proctor/safety";\nexport const first = defineEval(${spec});\n`;
