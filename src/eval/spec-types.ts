@@ -44,7 +44,7 @@ export interface AgentRunSpec {
   readonly keep?: boolean;
   /** Throw a HarnessError when the run fails (timed out, killed, script overrun, unscripted API fault, crash). @default true */
   readonly reject?: boolean;
-  /** Relative paths (fixture, plugins, script file, mcpConfig file) resolve against this. @default process.cwd() */
+  /** Relative paths (fixture, script file, mcpConfig file, and Claude Code's plugins) resolve against this. @default process.cwd() */
   readonly cwd?: string;
   /** Abort the run: the process tree is killed and the run fails as killed. */
   readonly signal?: AbortSignal;
