@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as p from "../dist/src/index.js";
+import * as p from "../dist/src/safety.js";
 
-const CLI = new URL("../dist/src/cli/main.js", import.meta.url).pathname;
+const CLI = new URL("../dist/cli/main.js", import.meta.url).pathname;
 const root = mkdtempSync(join(tmpdir(), "proctor-bench-repo-"));
 const home = join(root, "home");
 mkdirSync(home);

@@ -77,12 +77,12 @@ const promptfooStartup = () => {
   return run("promptfoo start-up: echo, 1 case", PROMPTFOO, promptfoo("one.yaml", "one.json"));
 };
 const results = [
-  run("proctor run (measure, 200 trials × 2 checks)", process.execPath, [join(root, "dist/src/cli/main.js"), "run", evalFile, "--quiet", "--json", proctorJson]),
+  run("proctor run (measure, 200 trials × 2 checks)", process.execPath, [join(root, "dist/cli/main.js"), "run", evalFile, "--quiet", "--json", proctorJson]),
   run("promptfoo + proctor bridge (200 cases × 2 js assertions)", PROMPTFOO, promptfoo("bridge.yaml", "bridge.json")),
   run("promptfoo echo + native assertions (200 cases × 2)", PROMPTFOO, promptfoo("native.yaml", "native.json")),
 ];
 const startup = [
-  run("proctor start-up: proctor run, 1 trial", process.execPath, [join(root, "dist/src/cli/main.js"), "run", evalFile, "--quiet", "--trials", "1"]),
+  run("proctor start-up: proctor run, 1 trial", process.execPath, [join(root, "dist/cli/main.js"), "run", evalFile, "--quiet", "--trials", "1"]),
   promptfooStartup(),
 ];
 

@@ -8,11 +8,11 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Language, Parser } from "web-tree-sitter";
-import * as p from "../dist/src/index.js";
+import * as p from "../dist/src/safety.js";
 import { decideGate } from "../dist/src/policy/gate.js";
 
 const require = createRequire(import.meta.url);
-const CLI = new URL("../dist/src/cli/main.js", import.meta.url).pathname;
+const CLI = new URL("../dist/cli/main.js", import.meta.url).pathname;
 
 const COMMANDS = [
   "git status",

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCodex, runHarness } from "proctor/harness";
 import type { ScriptToolUse, Turn } from "proctor/mock-model";
-import { didNotWrite, notTool, onlyTools, purity, wrote, type Trace } from "proctor";
+import { didNotWrite, notTool, onlyTools, wrote, type Trace } from "proctor";
+import { purity } from "proctor/safety";
 
 const app = fileURLToPath(new URL("./fixtures/app", import.meta.url));
 

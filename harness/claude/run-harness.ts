@@ -5,11 +5,9 @@
 import path from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
-import { loadScript } from "../../mock-model/script/schema.js";
 import type { MockRun } from "../../mock-model/run/mock-run.js";
-import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
+import { runAgentProcess, startScriptedRun } from "../run/lifecycle.js";
 import { checkSpecEnv } from "../run/env.js";
-import { useSharedMock } from "../run/mock.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { resolveClaudeBinary } from "./binary.js";
@@ -60,17 +58,11 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   validateSpec(spec);
   refuseRootBypass(spec, "runHarness");
   refuseOwnedEnv(spec);
-  const cwd = path.resolve(spec.cwd ?? process.cwd());
-  const script = typeof spec.script === "string" ? loadScript(path.resolve(cwd, spec.script)) : spec.script;
-  const binary = findAgentBinary(CLAUDE_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
-  const mock = spec.mock ?? (await useSharedMock());
-  const mockRun = mock.addRun(script);
+  const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
+  const { cwd, mock, mockRun, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script) => mock.addRun(script));
   return runAgentProcess<HarnessResult>({
-    failures: CLAUDE_FAILURES,
-    binary,
-    spec,
+    ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    mockRun,
     prepare() {
       const dirs = prepareRunDirs(spec, cwd);
       const env = buildChildEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: mockRun.apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });

@@ -5,15 +5,10 @@ import { ProctorError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
-import type { Script } from "../../mock-model/script/types.js";
+import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
 import type { RunError, Trace } from "../../src/trace/types.js";
 
-export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "plan" | "bypassPermissions";
-
-/** An MCP config as `--mcp-config` reads it. */
-export interface McpConfig {
-  readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-}
+export type { PermissionMode, McpConfig } from "../../src/eval/spec-types.js";
 
 /**
  * One run of the real `claude` binary against the scripted mock model.
@@ -24,65 +19,9 @@ export interface McpConfig {
  *   plugins: ["./examples/plugin"],
  * });
  */
-export interface HarnessSpec {
-  /** The user prompt (sent on stdin, so it may start with `-`). */
-  readonly prompt: string;
-  /** What the model says: a Script, or the path of a JSON/YAML script file. */
-  readonly script: Script | string;
-  /** Files to create in the work dir: relative path → content (after `fixture` is copied). */
-  readonly files?: Readonly<Record<string, string>>;
-  /** A directory copied into the fresh work dir first. */
-  readonly fixture?: string;
-  /** Settings (hooks, permissions, env …) written to a file and passed with `--settings`. */
-  readonly settings?: Readonly<Record<string, unknown>>;
-  /** Plugin directories, each passed with `--plugin-dir`. */
-  readonly plugins?: readonly string[];
-  /** User-level skills: name → SKILL.md text (written to the run's own config dir). */
-  readonly skills?: Readonly<Record<string, string>>;
-  /** User-level subagents: name → agent .md text (written to the run's own config dir). */
-  readonly agents?: Readonly<Record<string, string>>;
-  /** MCP servers, passed with `--mcp-config`: the config object or the path of a config file. */
-  readonly mcpConfig?: McpConfig | string;
-  /**
-   * Tools pre-approved with `--allowedTools`. Replaces the default, which is `["Skill"]` plus
-   * `mcp__<server>` for each server in `mcpConfig` (the approvals a user gives a plugin they installed).
-   */
-  readonly allowedTools?: readonly string[];
-  readonly disallowedTools?: readonly string[];
-  /**
-   * @default "acceptEdits" — edits and file commands inside the work dir run, anything that would
-   * ask a user is denied, hooks and settings rules apply; the same as root and as a normal user.
-   */
-  readonly permissionMode?: PermissionMode;
-  readonly maxTurns?: number;
-  readonly model?: string;
-  /** Extra CLI arguments, appended last. */
-  readonly args?: readonly string[];
-  /**
-   * Extra environment for the CLI (and so for hooks and tools): the only variables beyond the
-   * fixed allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation
-   * variables (HOME, TMPDIR, XDG dirs, the endpoint and key). Proxy, code-injection (`NODE_OPTIONS`,
-   * `LD_*`, `DYLD_*`, `BASH_ENV`) and credential-looking names are refused unless `unsafeEnv`.
-   */
-  readonly env?: Readonly<Record<string, string>>;
-  /** Let `env` pass proxy, code-injection and credential-looking variables (they can reach the trace and the model). @default false */
-  readonly unsafeEnv?: boolean;
-  /** Kill the whole process tree after this long. @default 30000 */
-  readonly timeoutMs?: number;
-  /** `CLAUDE_CODE_MAX_RETRIES`: how often the CLI retries an API fault. @default 2 */
-  readonly maxRetries?: number;
-  /** Keep the temp dirs after `cleanup()` (and on failure), for debugging. @default false */
-  readonly keep?: boolean;
-  /** The claude binary; else `PROCTOR_CLAUDE`, `node_modules/.bin/claude`, then PATH. */
-  readonly claudePath?: string;
+export interface HarnessSpec extends ClaudeRunSpec {
   /** The mock server to use; a shared one is started on first use. */
   readonly mock?: MockModel;
-  /** Throw a HarnessError when the run fails (timed out, killed, script overrun, unscripted API fault, crash). @default true */
-  readonly reject?: boolean;
-  /** Relative paths (fixture, plugins, script file, mcpConfig file) resolve against this. @default process.cwd() */
-  readonly cwd?: string;
-  /** Abort the run: the process tree is killed and the run fails as killed. */
-  readonly signal?: AbortSignal;
 }
 
 const MODES = ["default", "acceptEdits", "dontAsk", "plan", "bypassPermissions"];

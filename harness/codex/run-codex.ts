@@ -7,11 +7,9 @@ import path from "node:path";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { codexDialect } from "../../src/effects/dialect.js";
 import type { TraceSource } from "../../src/trace/types.js";
-import { loadScript } from "../../mock-model/script/schema.js";
 import type { ResponsesMockRun } from "../../mock-model/responses/run-state.js";
-import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
+import { runAgentProcess, startScriptedRun } from "../run/lifecycle.js";
 import { checkSpecEnv } from "../run/env.js";
-import { useSharedMock } from "../run/mock.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs } from "../workdir/prepare.js";
 import { resolveCodexBinary } from "./binary.js";
@@ -64,18 +62,12 @@ function sourceOf(spec: CodexSpec, run: ResponsesMockRun, workDir: string, mcpSe
 export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
   validateCodexSpec(spec);
   refuseOwnedEnv(spec);
-  const cwd = path.resolve(spec.cwd ?? process.cwd());
-  const script = typeof spec.script === "string" ? loadScript(path.resolve(cwd, spec.script)) : spec.script;
-  const mcpServers = readMcpServers(spec, cwd);
-  const binary = findAgentBinary(CODEX_FAILURES, () => resolveCodexBinary({ codexPath: spec.codexPath, cwd }));
-  const mock = spec.mock ?? (await useSharedMock());
-  const mockRun = mock.addResponsesRun(script);
+  const mcpServers = readMcpServers(spec, path.resolve(spec.cwd ?? process.cwd()));
+  const resolveBinary = (cwd: string) => resolveCodexBinary({ codexPath: spec.codexPath, cwd });
+  const { cwd, mock, mockRun, run } = await startScriptedRun(spec, CODEX_FAILURES, resolveBinary, (mock, script) => mock.addResponsesRun(script));
   return runAgentProcess<CodexResult>({
-    failures: CODEX_FAILURES,
-    binary,
-    spec,
+    ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS,
-    mockRun,
     prepare() {
       const dirs = prepareRunDirs({ files: spec.files, fixture: spec.fixture }, cwd, "runCodex");
       const codexHome = path.join(dirs.home, ".codex");

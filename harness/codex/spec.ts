@@ -2,8 +2,8 @@
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { checkAgentSpec, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
-import type { Script } from "../../mock-model/script/types.js";
-import type { McpConfig } from "../claude/spec.js";
+import type { AgentRunSpec, McpConfig } from "../../src/eval/spec-types.js";
+import type { Script } from "../../src/eval/script-types.js";
 
 /** Codex's sandbox modes (`--sandbox`). */
 export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access";
@@ -16,15 +16,9 @@ export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access
  *   script: { turns: [{ tools: [{ name: "exec_command", input: { cmd: "ls" } }] }, { text: "Done." }] },
  * });
  */
-export interface CodexSpec {
-  /** The user prompt (sent on stdin). */
-  readonly prompt: string;
+export interface CodexSpec extends AgentRunSpec {
   /** What the model says: a Script, or the path of a JSON/YAML script file. Tools are called by the names Codex offers (`exec_command`, `apply_patch`, `mcp__<server>__<tool>`). */
   readonly script: Script | string;
-  /** Files to create in the work dir: relative path → content (after `fixture` is copied). */
-  readonly files?: Readonly<Record<string, string>>;
-  /** A directory copied into the fresh work dir first. */
-  readonly fixture?: string;
   /**
    * The model name Codex is told it talks to; it picks the tool set. @default "gpt-5.5" — in
    * codex-cli 0.171 the catalog model with plain function tools (`exec_command`, `apply_patch`, …);
@@ -37,32 +31,12 @@ export interface CodexSpec {
   readonly mcpConfig?: McpConfig | string;
   /** Extra `-c key=value` config overrides (values are written as TOML). */
   readonly config?: Readonly<Record<string, unknown>>;
-  /** Extra CLI arguments, after the harness's own. */
-  readonly args?: readonly string[];
-  /**
-   * Extra environment for the CLI (and so for its commands): the only variables beyond the fixed
-   * allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation variables;
-   * proxy, code-injection and credential-looking names are refused unless `unsafeEnv`.
-   */
-  readonly env?: Readonly<Record<string, string>>;
-  /** Let `env` pass proxy, code-injection and credential-looking variables (they can reach the trace and the model). @default false */
-  readonly unsafeEnv?: boolean;
-  /** Kill the whole process tree after this long. @default 30000 */
-  readonly timeoutMs?: number;
-  /** How often Codex retries a failed request or a broken stream. @default 2 */
-  readonly maxRetries?: number;
-  /** Keep the temp dirs after `cleanup()` (and on failure), for debugging. @default false */
-  readonly keep?: boolean;
   /** The codex binary; else `PROCTOR_CODEX`, `node_modules/.bin/codex`, then PATH. */
   readonly codexPath?: string;
   /** The mock server to use; the shared one is started on first use. */
   readonly mock?: MockModel;
   /** Throw a HarnessError when the run fails (timed out, killed, script overrun, tool not offered, unscripted API fault, crash). @default true */
   readonly reject?: boolean;
-  /** Relative paths (fixture, script file, mcpConfig file) resolve against this. @default process.cwd() */
-  readonly cwd?: string;
-  /** Abort the run: the process tree is killed and the run fails as killed. */
-  readonly signal?: AbortSignal;
 }
 
 const SANDBOXES = ["read-only", "workspace-write", "danger-full-access"];

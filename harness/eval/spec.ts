@@ -4,29 +4,12 @@
  * spawns, and nothing here ever prints the key.
  */
 import { ProctorError } from "../../src/errors/proctor-error.js";
-import type { HarnessSpec } from "../claude/spec.js";
+import type { RunEvalSpec } from "../../src/eval/spec-types.js";
 import { validateSpec } from "../claude/spec.js";
 import { ownedVariables } from "../claude/env.js";
 import { checkSpecEnv } from "../run/env.js";
 
-/**
- * One run of the real `claude` binary against the real Anthropic API.
- * @example
- * const { trace, cleanup } = await runEval({ prompt: "list the files", maxTurns: 3, maxBudgetUsd: 0.05 });
- */
-export interface RunEvalSpec extends Omit<HarnessSpec, "script" | "mock"> {
-  /** The API key. @default process.env.ANTHROPIC_API_KEY */
-  readonly apiKey?: string;
-  /** An API gateway in front of api.anthropic.com (`ANTHROPIC_BASE_URL`). @default the real API */
-  readonly baseUrl?: string;
-  /**
-   * Cost cap of this one run, passed to claude as `--max-budget-usd`: a runaway loop on the real
-   * API stops at the cap (the run ends with an error result the checks see). Per-measurement
-   * caps are `measure`'s `budget.maxUsd`.
-   * @default 1
-   */
-  readonly maxBudgetUsd?: number;
-}
+export type { RunEvalSpec } from "../../src/eval/spec-types.js";
 
 export const DEFAULT_EVAL_BUDGET_USD = 1;
 /** Real-API runs are slower than the mock: model latency, retries on overload. */

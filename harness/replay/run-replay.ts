@@ -10,18 +10,13 @@ import { readRecording } from "../../mock-model/replay/recording.js";
 import { REPLAY_EXHAUSTED, scriptFromRecording, type LiveDivergence } from "../../mock-model/replay/script-from-transcript.js";
 import type { Divergence } from "../../src/trace/types.js";
 import { runHarness, type HarnessResult } from "../claude/run-harness.js";
-import type { HarnessSpec } from "../claude/spec.js";
+import type { ReplayRunSpec } from "../../src/eval/spec-types.js";
+import type { MockModel } from "../../mock-model/server/start.js";
 
 /** What to replay, and how the run is set up (everything runHarness takes but the script). */
-export interface ReplaySpec extends Omit<HarnessSpec, "script" | "prompt"> {
-  /** The recording: a path (stream-json from `claude -p`, a session log or its folder) or its text. */
-  readonly recording: string;
-  /** The prompt to start the run with. @default the recording's own (session logs), else "Replay the recorded run." */
-  readonly prompt?: string;
-  /** Compare tool results by status only, not text. @default false */
-  readonly ignoreResultText?: boolean;
-  /** Stop at the first tool result that differs; every agent then ends its turn. @default false */
-  readonly stopAtFirstDivergence?: boolean;
+export interface ReplaySpec extends ReplayRunSpec {
+  /** The mock server to use; a shared one is started on first use. */
+  readonly mock?: MockModel;
 }
 
 /** Used when the recording does not hold its prompt (`claude -p` stream-json does not print it). */

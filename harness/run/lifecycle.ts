@@ -4,13 +4,17 @@
  * removes the dirs once — or throw the HarnessError that carries it. What differs between
  * agents (the binary, its argv and env, how its output becomes a Trace, how it fails) comes in.
  */
+import path from "node:path";
 import { isProctorError } from "../../src/errors/proctor-error.js";
+import type { Script } from "../../src/eval/script-types.js";
+import { loadScript } from "../../mock-model/script/schema.js";
+import type { MockModel } from "../../mock-model/server/start.js";
 import type { RunError, Trace } from "../../src/trace/types.js";
 import { runProcess, type ProcessResult } from "../process/run-process.js";
 import { keepRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
 import { HarnessError, quoteArg } from "./failure.js";
-import type { MockView } from "./mock.js";
+import { useSharedMock, type MockView } from "./mock.js";
 import { chooseFailureReason, describeFailure, type FailureProfile } from "./reason.js";
 import type { AgentRunResult } from "./result.js";
 
@@ -50,6 +54,33 @@ export function findAgentBinary(failures: FailureProfile, resolve: () => string)
       agent: failures.agent,
     });
   }
+}
+
+/** A scripted run, started: its cwd, the mock server and the run registered on it, and the fields `runAgentProcess` takes from them. */
+export interface ScriptedRunStart<M extends MockView> {
+  readonly cwd: string;
+  readonly mock: MockModel;
+  readonly mockRun: M;
+  readonly run: Pick<AgentRun, "failures" | "binary" | "spec"> & { readonly mockRun: M };
+}
+
+/**
+ * Resolve what a scripted run needs before anything is prepared, in one order for every agent:
+ * the script (a bad script file fails first), the binary (missing: a HarnessError), the mock
+ * (the spec's own server, else the shared one), then the run registered on it.
+ */
+export async function startScriptedRun<M extends MockView>(
+  spec: AgentRun["spec"] & { readonly cwd?: string; readonly script: Script | string; readonly mock?: MockModel },
+  failures: FailureProfile,
+  resolveBinary: (cwd: string) => string,
+  addRun: (mock: MockModel, script: Script) => M,
+): Promise<ScriptedRunStart<M>> {
+  const cwd = path.resolve(spec.cwd ?? process.cwd());
+  const script = typeof spec.script === "string" ? loadScript(path.resolve(cwd, spec.script)) : spec.script;
+  const binary = findAgentBinary(failures, () => resolveBinary(cwd));
+  const mock = spec.mock ?? (await useSharedMock());
+  const mockRun = addRun(mock, script);
+  return { cwd, mock, mockRun, run: { failures, binary, spec, mockRun } };
 }
 
 /** The shell line a failure message shows: the argv, and the prompt (shortened) as a here-string. */

@@ -11,7 +11,7 @@ import type { Check, CheckJSON } from "./check.js";
 import { InvalidCheckError, describeValue } from "./validate.js";
 import { mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
 import { denied } from "./denied.js";
-import { experimental_eachReply, experimental_replyCount, output, received, turns } from "./text.js";
+import { eachReply, replyCount, output, received, turns } from "./text.js";
 import { hookFired, skill } from "./run.js";
 import { didNotWrite, wrote, wroteOnly } from "./files.js";
 import { subagent } from "./subagent.js";
@@ -102,8 +102,8 @@ const BUILDERS = new Map<string, Builder>([
   ["mcp", (r) => mcp(r.string("server"), r.string("toolName"))],
   ["skill", (r) => skill(r.string("id"))],
   ["output", (r) => output(r.text("matcher"))],
-  ["eachReply", (r) => experimental_eachReply(r.text("matcher"))],
-  ["replyCount", (r) => experimental_replyCount(r.text("matcher"), bounds(r))],
+  ["eachReply", (r) => eachReply(r.text("matcher"))],
+  ["replyCount", (r) => replyCount(r.text("matcher"), bounds(r))],
   ["received", (r) => received(r.text("matcher"))],
   ["hookFired", (r) => hookFired(r.string("event"))],
   ["turns", (r) => turns(bounds(r))],

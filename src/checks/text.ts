@@ -33,7 +33,7 @@ export function output(matcher: string | RegExp): Check<Trace> {
 }
 
 /** Every reply of the run matches. A run with no replies fails: there is nothing the rule held for. */
-export function experimental_eachReply(matcher: string | Readonly<RegExp>): Readonly<Check<Trace>> {
+export function eachReply(matcher: string | Readonly<RegExp>): Readonly<Check<Trace>> {
   requireText("eachReply", "matcher", matcher);
   return defineTraceCheck("eachReply", { matcher }, (trace) => {
     if (trace.replies.length === 0) {
@@ -52,7 +52,7 @@ export function experimental_eachReply(matcher: string | Readonly<RegExp>): Read
 }
 
 /** How many replies match, within bounds. A run with no replies fails. */
-export function experimental_replyCount(
+export function replyCount(
   matcher: string | Readonly<RegExp>,
   opts: { readonly min?: number; readonly max?: number },
 ): Readonly<Check<Trace>> {

@@ -3,9 +3,7 @@
  * any trial function), the checks, how many trials and the gate. Declaring runs nothing, so an
  * eval file can be imported, listed and exported (to promptfoo) without spending a cent.
  */
-import type { HarnessSpec } from "../../harness/claude/spec.js";
-import type { RunEvalSpec } from "../../harness/eval/spec.js";
-import type { ReplaySpec } from "../../harness/replay/run-replay.js";
+import type { ClaudeRunSpec, ReplayRunSpec, RunEvalSpec } from "./spec-types.js";
 import type { Check } from "../checks/check.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import type { TrialContext } from "../measure/measure.js";
@@ -16,7 +14,7 @@ import type { Thresholds } from "../measure/types.js";
 import type { Trace } from "../trace/types.js";
 
 /** The mock tier: a runHarness spec (prompt + script + …), or one chosen per trial (a stochastic script from `context.random`). */
-export type MockSpec = Omit<HarnessSpec, "signal" | "mock">;
+export type MockSpec = Omit<ClaudeRunSpec, "signal">;
 /** The real-API tier: a runEval spec (a harness spec without the script, plus apiKey, baseUrl, maxBudgetUsd) — the real model answers. */
 export type RealSpec = Omit<RunEvalSpec, "signal">;
 
@@ -24,7 +22,7 @@ export type RealSpec = Omit<RunEvalSpec, "signal">;
  * The replay tier: a recording replayed on the real binary with the mock saying what the recorded
  * model said (`runReplay`). A string is the recording's path, relative to the eval file.
  */
-export type ReplayTierSpec = string | Omit<ReplaySpec, "signal" | "mock">;
+export type ReplayTierSpec = string | Omit<ReplayRunSpec, "signal">;
 
 /** A spec, or a function of the trial that returns one. */
 export type PerTrial<S> = S | ((context: TrialContext) => S);

@@ -4,13 +4,12 @@
  * module stays free of processes: the CLI wires the harness in.
  */
 import { join } from "node:path";
-import type { TrialContext } from "../measure/measure.js";
+import type { MeasureOptions, TrialContext } from "../measure/measure.js";
 import { measure } from "../measure/measure.js";
-import type { ProgressOptions } from "../measure/progress.js";
 import { trialRandom } from "../measure/random.js";
 import { parseShard } from "../measure/shard.js";
 import { evaluateThresholds, type ThresholdVerdict } from "../measure/thresholds.js";
-import type { CheckReport, ShardSpec } from "../measure/types.js";
+import type { CheckReport } from "../measure/types.js";
 import { ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import type { EvalDefinition, MockSpec, PerTrial, RealSpec, ReplayTierSpec } from "./define.js";
@@ -36,7 +35,7 @@ export type TierChoice = "auto" | "mock" | "replay" | "real";
 export type Tier = "mock" | "replay" | "real" | "run";
 
 /** Options of `runEvals`. */
-export interface RunEvalsOptions {
+export interface RunEvalsOptions extends Pick<MeasureOptions, "shard" | "progress" | "signal"> {
   readonly tiers: EvalTiers;
   /** `auto`: the mock tier when an eval has one, else replay, else real, else its run function. @default "auto" */
   readonly tier?: TierChoice;
@@ -44,14 +43,10 @@ export interface RunEvalsOptions {
   readonly trials?: number;
   /** Override every eval's concurrency. */
   readonly concurrency?: number;
-  /** Run only this slice of each eval's trials (reports are partial: merge them, then gate). */
-  readonly shard?: string | ShardSpec;
   /** A cost cap for the whole run, shared by the evals in order. */
   readonly budgetUsd?: number;
   /** Keep trials' Traces under `dir/<eval>/trial-N.json` (failing ones, or all) for `proctor show`. */
   readonly traces?: { readonly dir: string; readonly keep?: "failing" | "all" };
-  readonly progress?: boolean | "auto" | ProgressOptions;
-  readonly signal?: AbortSignal;
   /** Called before each eval starts. */
   readonly onEvalStart?: (definition: EvalDefinition, tier: Tier) => void;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkFromJSON, lethalTrifecta, purity, toolStatus } from "../../src/index.js";
+import { checkFromJSON, toolStatus } from "../../src/index.js";
+import { lethalTrifecta, purity } from "../../src/safety.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const bash = (command: string, status: "success" | "denied" = "success") => ({ name: "Bash", input: { command }, status });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUnexpected } from "../../src/cli/errors.js";
+import { describeUnexpected } from "../../cli/errors.js";
 import { CLI } from "../helpers/cli.js";
 
 /** Prints the process's peak RSS (KiB) on stderr as it exits. */

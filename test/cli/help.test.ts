@@ -1,6 +1,6 @@
 /** Every command explains itself: --help and `proctor help CMD` print usage, each option with its meaning, examples and exit codes. */
 import { describe, expect, it } from "vitest";
-import { HELP, nearestOption } from "../../src/cli/help.js";
+import { HELP, nearestOption } from "../../cli/help.js";
 import { proctor } from "../helpers/cli.js";
 
 describe("proctor help", () => {

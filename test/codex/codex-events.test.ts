@@ -9,7 +9,8 @@ import { mergeModelCalls, patchChanges } from "../../harness/codex/merge.js";
 import { buildCodexTrace } from "../../harness/codex/trace.js";
 import { outputStatus } from "../../mock-model/responses/output-status.js";
 import type { EmittedItem } from "../../mock-model/index.js";
-import { expect, mcp, notTool, onlyTools, output, purity, toolWith, validateTrace, wrote } from "../../src/index.js";
+import { expect, mcp, notTool, onlyTools, output, toolWith, validateTrace, wrote } from "../../src/index.js";
+import { purity } from "../../src/safety.js";
 
 const RUN = fileURLToPath(new URL("./fixtures/codex-run.jsonl", import.meta.url));
 const CODE_MODE = readFileSync(new URL("./fixtures/codex-code-mode.jsonl", import.meta.url), "utf8");

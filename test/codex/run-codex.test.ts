@@ -9,7 +9,8 @@ import { buildCodexEnv } from "../../harness/codex/env.js";
 import { runProcess } from "../../harness/process/run-process.js";
 import { startTrap } from "../harness/helpers.js";
 import { startMockModel, type RawRequest } from "../../mock-model/index.js";
-import { advertised, denied, didNotWrite, expect, isProctorError, mcp, notTool, onlyTools, output, purity, received, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
+import { advertised, denied, didNotWrite, expect, isProctorError, mcp, notTool, onlyTools, output, received, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
+import { purity } from "../../src/safety.js";
 
 /** Pids of live processes whose argv is exactly `argv` (Codex runs commands in their own PID namespace, so `$!` is no host pid). */
 function processesRunning(argv: string[]): number[] {

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkFromJSON, evalChecks, readSkillDeclaration, simpleCommands, commandMatchesPattern, skillContract, type Trace } from "../../src/index.js";
+import { checkFromJSON, evalChecks, type Trace } from "../../src/index.js";
+import { readSkillDeclaration, simpleCommands, skillContract } from "../../src/safety.js";
+import { commandMatchesPattern } from "../../src/effects/bash/simple-commands.js";
 import { makeTrace, type CallSpec } from "../helpers/trace.js";
 
 const root = mkdtempSync(join(tmpdir(), "proctor-skill-"));

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { explainBash, simpleCommands } from "../../src/index.js";
+import { explainBash, simpleCommands } from "../../src/safety.js";
 import { rescanShell } from "../../src/effects/bash/rescan.js";
 
 const HOSTILE: Array<[string, string, RegExp]> = [

@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { classifyBash } from "../../src/index.js";
+import { classifyBash } from "../../src/safety.js";
 import { runUnderBash } from "./classify-bash.execute.js";
 
 const PAYLOADS = ["touch PWNED", ">PWNED", "rm -rf keep", ": >PWNED", "rm keep/file", "'touch' PWNED", "to''uch PWNED", "\\rm -r keep", "mkdir PWNED"];

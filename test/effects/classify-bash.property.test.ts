@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyBash } from "../../src/index.js";
+import { classifyBash } from "../../src/safety.js";
 
 const READ = ["ls -la", "cat f", "git status", "git log --oneline -3", "grep -n foo f", "echo hi", "wc -l f", "head -n 2 f", "rg foo", "sort f", "find . -name x", "sed -n 1p f", "pwd", "test -f f", "git diff --stat", "jq . f"];
 

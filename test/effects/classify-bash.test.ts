@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyBash, explainBash, isReadOnlyBash } from "../../src/index.js";
+import { classifyBash, explainBash, isReadOnlyBash } from "../../src/safety.js";
 import { READ_ONLY, SIDE_EFFECTING, UNDECIDABLE } from "./classify-bash.corpus.js";
 
 describe("classifyBash corpus", () => {

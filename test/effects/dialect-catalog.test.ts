@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCodex, runHarness } from "../../harness/index.js";
-import { claudeCodeDialect, classifyToolEffect, codexDialect, parseTranscript, BUILT_IN_TOOL_ACCESS } from "../../src/index.js";
+import { claudeCodeDialect, classifyToolEffect, codexDialect, BUILT_IN_TOOL_ACCESS } from "../../src/safety.js";
+import { parseTranscript } from "../../src/index.js";
 
 const unclassified = (tools: readonly string[]) => tools.filter((t) => !claudeCodeDialect.mcpToolPattern.test(t) && classifyToolEffect(t, claudeCodeDialect) === "unknown");
 

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
-  claudeCodeDialect,
-  codexDialect,
-  classifyToolEffect,
-  decidePurityGate,
-  effectSurface,
-  pureContractViolations,
-  purityViolations,
-  shellCommandOf,
-} from "../../src/index.js";
+  claudeCodeDialect, codexDialect, classifyToolEffect, decidePurityGate, effectSurface, pureContractViolations,
+  purityViolations, shellCommandOf,
+} from "../../src/safety.js";
 
 const cc = claudeCodeDialect;
 

@@ -7,9 +7,9 @@ function fresh(body: string): string {
 }
 
 describe("the shell parser loads on first need", () => {
-  it("importing proctor loads no WebAssembly parser, and a synchronous classification before loading says what to do", () => {
+  it("importing proctor and proctor/safety loads no WebAssembly parser, and a synchronous classification before loading says what to do", () => {
     const out = fresh(`
-      const p = await import("./dist/src/index.js");
+      const p = { ...(await import("./dist/src/index.js")), ...(await import("./dist/src/safety.js")) };
       const { shellParserLoaded } = await import("./dist/src/effects/bash/parser.js");
       let message = "";
       try { p.classifyBash("ls"); } catch (e) { message = e.code + ": " + e.message; }
@@ -22,7 +22,7 @@ describe("the shell parser loads on first need", () => {
 
   it("expect() refuses instead of failing the check; evaluateChecks loads the parser and judges", () => {
     const out = fresh(`
-      const p = await import("./dist/src/index.js");
+      const p = { ...(await import("./dist/src/index.js")), ...(await import("./dist/src/safety.js")) };
       const trace = { version: 1, source: { kind: "synthetic" }, complete: true, subagents: [], skills: [], hooks: [], replies: [], errors: [], toolCalls: [{ id: "1", name: "Bash", input: { command: "ls" }, status: "success", agent: "main" }] };
       let refused = "";
       try { p.expect(trace, [p.purity("bounded")]); } catch (e) { refused = e.code; }

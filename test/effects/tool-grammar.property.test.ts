@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { explainBash } from "../../src/index.js";
+import { explainBash } from "../../src/safety.js";
 
 const SEED = Number(process.env.PROCTOR_FC_SEED ?? 20261203);
 /** PROCTOR_ORACLE_PATH puts other awks (a gawk build, busybox) in front of the system's. */

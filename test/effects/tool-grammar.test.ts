@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { innermostCommand, isInertVariable } from "../../src/effects/bash/commands.js";
-import { explainBash } from "../../src/index.js";
+import { explainBash } from "../../src/safety.js";
 
 type Row = readonly [command: string, effect: "read-only" | "side-effecting" | "undecidable", reason?: RegExp];
 

@@ -1,7 +1,8 @@
 /** What the README says of lethalTrifecta() on a default claude run, on the real binary: it fails, and passes once the network tools are taken away. */
 import { describe, expect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
-import { evalChecks, lethalTrifecta } from "../../src/index.js";
+import { evalChecks } from "../../src/index.js";
+import { lethalTrifecta } from "../../src/safety.js";
 
 async function offered(spec: { disallowedTools?: string[] }) {
   const { trace, cleanup } = await runHarness({ prompt: "say ok", script: { turns: [{ text: "ok" }] }, ...spec });

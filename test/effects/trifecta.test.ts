@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claudeCodeDialect, classifyTrifectaLegs, holdsLethalTrifecta } from "../../src/index.js";
+import { claudeCodeDialect, classifyTrifectaLegs, holdsLethalTrifecta } from "../../src/safety.js";
 
 const legs = (tools: string[]) => classifyTrifectaLegs(tools, claudeCodeDialect);
 

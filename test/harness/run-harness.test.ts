@@ -4,7 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
-import { advertised, denied, expect, mainAgentView, mcp, notTool, onlyTools, output, received, skill, subagent, tool, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
+import { advertised, denied, expect, mcp, notTool, onlyTools, output, received, skill, subagent, tool, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
+import { mainAgentView } from "../../src/trace/scope.js";
 
 const APP = fileURLToPath(new URL("../../examples/fixtures/app", import.meta.url));
 const ECHO_MCP = fileURLToPath(new URL("./fixtures/echo-mcp.mjs", import.meta.url));

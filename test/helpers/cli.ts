@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { execa } from "execa";
 
-export const CLI = new URL("../../dist/src/cli/main.js", import.meta.url).pathname;
+export const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 
 export async function proctor(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);

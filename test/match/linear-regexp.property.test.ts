@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect as vexpect, it } from "vitest";
-import { checkFromJSON, isProctorError, parsePolicy } from "../../src/index.js";
+import { checkFromJSON, isProctorError } from "../../src/index.js";
+import { parsePolicy } from "../../src/safety.js";
 import { LinearRegExp } from "../../src/match/linear-regexp.js";
 import { makeTrace } from "../helpers/trace.js";
 

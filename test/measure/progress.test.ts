@@ -1,6 +1,7 @@
 /** The progress line: live on a TTY, a few plain lines otherwise. */
 import { describe, expect, it } from "vitest";
-import { measure, renderProgress, tool } from "../../src/index.js";
+import { measure, tool } from "../../src/index.js";
+import { renderProgress } from "../../src/measure/progress.js";
 import { makeTrace, usage } from "../helpers/trace.js";
 
 const state = {

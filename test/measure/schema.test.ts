@@ -1,6 +1,7 @@
 /** The CheckReport schema: real reports validate; broken ones fail with paths; other versions are refused. */
 import { describe, expect, it } from "vitest";
-import { checkReportErrors, measure, parseCheckReport, tool, validateCheckReport } from "../../src/index.js";
+import { checkReportErrors } from "../../src/measure/schema.js";
+import { measure, parseCheckReport, tool, validateCheckReport } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const report = await measure({ run: () => makeTrace({ calls: [{ name: "Bash" }] }), checks: [tool("Bash")], trials: 3, k: [2], progress: false });

@@ -29,9 +29,10 @@ function evalSource(flavour: "ts" | "mts" | "cts" | "js" | "mjs"): string {
   trials: 1,
 }`;
   if (flavour === "js" || flavour === "cts") {
-    return `const { defineEval, tool, notTool, purity } = require("proctor");\nexports.first = defineEval(${spec});\n`;
+    return `const { defineEval, tool, notTool } = require("proctor");\nconst { purity } = require("proctor/safety");\nexports.first = defineEval(${spec});\n`;
   }
-  return `import { defineEval, tool, notTool, purity } from "proctor";\nexport const first = defineEval(${spec});\n`;
+  return `import { defineEval, tool, notTool } from "proctor";
+import { purity } from "proctor/safety";\nexport const first = defineEval(${spec});\n`;
 }
 
 beforeAll(async () => {
@@ -57,7 +58,8 @@ beforeAll(async () => {
     join(project, "test", "first.test.ts"),
     `import { describe, expect, it } from "vitest";
 import { runHarness } from "proctor/harness";
-import { purity, tool } from "proctor";
+import { purity } from "proctor/safety";
+import { tool } from "proctor";
 import "proctor/vitest";
 
 describe("a user's vitest file", () => {

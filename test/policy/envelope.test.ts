@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  TOOL_RESULT_STATUSES,
-  activeLeaseIds,
-  explainStatusOnlyNearMiss,
-  parseTranscript,
-  pruneLeases,
-  readToolResultEnvelope,
-  tenantOf,
-  toolStatus,
+  TOOL_RESULT_STATUSES, activeLeaseIds, explainStatusOnlyNearMiss, pruneLeases, readToolResultEnvelope, tenantOf,
   type InstructionLease,
-} from "../../src/index.js";
+} from "../../src/safety.js";
+import { parseTranscript, toolStatus } from "../../src/index.js";
 
 describe("readToolResultEnvelope", () => {
   it("has the outcome vocabulary", () => {

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { claudeCodeDialect, decideGate, evaluatePermissionDecision, isProctorError, parsePolicy, type PolicyFile } from "../../src/index.js";
+import { claudeCodeDialect, decideGate, evaluatePermissionDecision, parsePolicy, type PolicyFile } from "../../src/safety.js";
+import { isProctorError } from "../../src/index.js";
 import { CLI, proctor } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-gate-deadline-"));

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
-import { denied, expect, hookFired, purity, toolStatus, wroteOnly } from "../../src/index.js";
+import { denied, expect, hookFired, toolStatus, wroteOnly } from "../../src/index.js";
+import { purity } from "../../src/safety.js";
 import { CLI } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-gate-e2e-"));

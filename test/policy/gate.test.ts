@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claudeCodeDialect, explainBash, parsePolicy } from "../../src/index.js";
+import { claudeCodeDialect, explainBash, parsePolicy } from "../../src/safety.js";
 import { decideGate, gateNeedsShell, type GateOptions } from "../../src/policy/gate.js";
 
 const base: GateOptions = { dialect: claudeCodeDialect };

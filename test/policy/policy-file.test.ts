@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluatePermissionDecision, isProctorError, isToolDeniedByName, parsePolicy, readPolicyFile } from "../../src/index.js";
+import { evaluatePermissionDecision, isToolDeniedByName, parsePolicy, readPolicyFile } from "../../src/safety.js";
+import { isProctorError } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-policy-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRuleOfTwoPolicy, claudeCodeDialect, evaluatePermissionDecision, toolCallFacts } from "../../src/index.js";
+import { buildRuleOfTwoPolicy, claudeCodeDialect, evaluatePermissionDecision, toolCallFacts } from "../../src/safety.js";
 
 const decide = (profile: Parameters<typeof buildRuleOfTwoPolicy>[0], tool: string) =>
   evaluatePermissionDecision(buildRuleOfTwoPolicy(profile).policy, toolCallFacts(tool, {}, claudeCodeDialect)).effect;

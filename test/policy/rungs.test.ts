@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  APPROVAL_RUNGS,
-  BUILT_IN_TOOL_ACCESS,
-  RUNG_TOOL_DESCRIPTION_SUFFIXES,
-  applyRungAwareToolDescriptions,
-  getRungToolDescriptionSuffix,
-  isAccessClassGrantedAtRung,
-  isGrantedAtRung,
-  isToolGatedAtRung,
-  resolveGatedToolNames,
-  stripRungToolDescriptionSuffix,
-  type ApprovalRung,
-} from "../../src/index.js";
+  APPROVAL_RUNGS, BUILT_IN_TOOL_ACCESS, RUNG_TOOL_DESCRIPTION_SUFFIXES, applyRungAwareToolDescriptions,
+  getRungToolDescriptionSuffix, isAccessClassGrantedAtRung, isGrantedAtRung, isToolGatedAtRung,
+  resolveGatedToolNames, stripRungToolDescriptionSuffix, type ApprovalRung,
+} from "../../src/safety.js";
 
 // Written out by hand: the normative copy, verbatim.
 const MANUAL = "Calling this tool will require the user's approval. Only use it when the result cannot be achieved with the other provided tools.";

@@ -1,15 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  evaluatePermissionDecision,
-  evaluateToolArgumentPolicy,
-  isToolDeniedByName,
-  type PermissionEffect,
-  type ToolArgumentPolicy,
-  type ToolArgumentRule,
-  type ToolCallFacts,
-  type ToolRuleEffect,
-} from "../../src/index.js";
+  evaluatePermissionDecision, evaluateToolArgumentPolicy, isToolDeniedByName, type PermissionEffect,
+  type ToolArgumentPolicy, type ToolArgumentRule, type ToolCallFacts, type ToolRuleEffect,
+} from "../../src/safety.js";
 
 const facts = (toolName: string, extra: Partial<ToolCallFacts> = {}): ToolCallFacts => ({ toolName, sideEffectClass: "side-effecting", ...extra });
 

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readRecording, scriptFromTranscript } from "../../mock-model/index.js";
-import { checkFromJSON, diffReplay, evalChecks, replayMatches, type ToolCall, type Trace } from "../../src/index.js";
+import { checkFromJSON, evalChecks, replayMatches, type ToolCall, type Trace } from "../../src/index.js";
+import { diffReplay } from "../../src/trace/replay-diff.js";
 import { convertSessionLog, isSessionLog } from "../../src/trace/session-log.js";
 import { makeTrace } from "../helpers/trace.js";
 

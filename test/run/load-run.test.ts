@@ -1,6 +1,7 @@
 /** Loading eval files (.mjs natively, .ts through tsx) and running them with the real measure. */
 import { describe, expect, it } from "vitest";
-import { defineEval, evaluateThresholds, loadEvalFile, loadEvalFiles, runEvals, tool, type EvalTiers } from "../../src/index.js";
+import { defineEval, evaluateThresholds, loadEvalFiles, runEvals, tool, type EvalTiers } from "../../src/index.js";
+import { loadEvalFile } from "../../src/eval/load.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;

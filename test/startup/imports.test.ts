@@ -75,6 +75,12 @@ describe("start-up", () => {
     expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
   });
 
+  it('import("proctor/safety") loads neither the shell parser (it loads on first need), nor ajv, nor yaml', () => {
+    const files = loadedFiles("proctor/safety");
+    expect(files.some((f) => f.endsWith("/dist/src/safety.js"))).toBe(true);
+    expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
+  });
+
   it('import("proctor/harness") loads neither ajv, nor yaml, nor the shell parser', () => {
     const files = loadedFiles("proctor/harness");
     expect(files.some((f) => f.endsWith("/dist/harness/index.js"))).toBe(true);

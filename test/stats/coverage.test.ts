@@ -6,7 +6,8 @@
  * Wald interval (p̂ ± z·SE) that proctor deliberately does not use.
  */
 import { describe, expect, it } from "vitest";
-import { seededRandom, standardError, wilsonInterval } from "../../src/index.js";
+import { seededRandom, wilsonInterval } from "../../src/index.js";
+import { standardError } from "../../src/stats/proportion.js";
 
 const PS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 const NS = [10, 20, 30, 50, 100];

@@ -1,6 +1,8 @@
 /** The rate, its standard error and the Wilson interval: known values, edges, bad input. */
 import { describe, expect, it } from "vitest";
-import { normalQuantile, standardError, wilsonInterval } from "../../src/index.js";
+import { normalQuantile } from "../../src/stats/normal.js";
+import { standardError } from "../../src/stats/proportion.js";
+import { wilsonInterval } from "../../src/index.js";
 import { zFor } from "../../src/stats/normal.js";
 
 describe("normalQuantile", () => {

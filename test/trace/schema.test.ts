@@ -1,5 +1,6 @@
 import { describe, expect as vexpect, it } from "vitest";
-import { traceErrors, validateTrace } from "../../src/index.js";
+import { traceErrors } from "../../src/trace/schema.js";
+import { validateTrace } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
 describe("validateTrace", () => {

@@ -1,5 +1,5 @@
-import { readTranscript, requireTranscriptEvents } from "../../trace/transcript.js";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { readTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 

@@ -6,7 +6,7 @@
  * 128 + its number (130 SIGINT, 143 SIGTERM). Errors are one line naming the input and what to
  * do; `--debug` (or PROCTOR_DEBUG=1) adds the stack.
  */
-import { isProctorError } from "../errors/proctor-error.js";
+import { isProctorError } from "../src/errors/proctor-error.js";
 import { HelpRequested } from "./args.js";
 import type { Command } from "./command.js";
 import { debugText, describeUnexpected } from "./errors.js";
@@ -47,7 +47,7 @@ export async function main(argvIn: readonly string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v") {
-    const { PROCTOR_VERSION } = await import("../version.js");
+    const { PROCTOR_VERSION } = await import("../src/version.js");
     process.stdout.write(`${PROCTOR_VERSION}\n`);
     return 0;
   }

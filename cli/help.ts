@@ -5,7 +5,7 @@
  * fails when a command accepts an option described nowhere here.
  */
 import type { ParseArgsConfig } from "node:util";
-import { editDistance } from "../checks/names.js";
+import { editDistance } from "../src/checks/names.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

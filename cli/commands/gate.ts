@@ -8,18 +8,18 @@
  */
 import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { isProctorError, ProctorError } from "../../errors/proctor-error.js";
-import { parseJsonWithinDepth } from "../../io/json-depth.js";
-import { isPlainObject } from "../../match/arg-match.js";
-import { claudeCodeDialect, codexDialect } from "../../effects/dialect.js";
-import { PURITY_LEVELS, type PurityLevel } from "../../effects/effects.js";
-import { decideGate, gateNeedsShell, type GateOptions } from "../../policy/gate.js";
-import { readPolicyFile } from "../../policy/policy-file.js";
-import type { RuleOfTwoProfile } from "../../policy/rule-of-two.js";
-import { APPROVAL_RUNGS, type ApprovalRung } from "../../policy/rungs.js";
+import { isProctorError, ProctorError } from "../../src/errors/proctor-error.js";
+import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
+import { isPlainObject } from "../../src/match/arg-match.js";
+import { claudeCodeDialect, codexDialect } from "../../src/effects/dialect.js";
+import { PURITY_LEVELS, type PurityLevel } from "../../src/effects/effects.js";
+import { decideGate, gateNeedsShell, type GateOptions } from "../../src/policy/gate.js";
+import { readPolicyFile } from "../../src/policy/policy-file.js";
+import type { RuleOfTwoProfile } from "../../src/policy/rule-of-two.js";
+import { APPROVAL_RUNGS, type ApprovalRung } from "../../src/policy/rungs.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
-import type { BashVerdict } from "../../effects/bash/verdict.js";
+import type { BashVerdict } from "../../src/effects/bash/verdict.js";
 
 const USAGE =
   "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--deadline-ms N]  (PreToolUse JSON on stdin)";
@@ -187,7 +187,7 @@ async function decide(values: GateValues, positionals: string[], started: number
   if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only --wasm-lazy-validation");
   let judge: ((command: string) => BashVerdict) | undefined;
   if (gateNeedsShell(payload.toolName, options)) {
-    const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
+    const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../src/effects/bash/classify.js"), import("../../src/effects/bash/parser.js")]);
     await loadShellParser();
     // The command runs in the event's directory with (about) this process's environment: judge it
     // there, so a repository that configures programs for git cannot pass as read-only.

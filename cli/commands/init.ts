@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -19,7 +19,8 @@ function starterEval(js: boolean): string {
   return `// A starter eval, run with \`npx proctor run\`. The mock model says what the *model* would say
 // (the script); the real claude binary runs the tools, permissions and hooks, offline and free.
 // Change the prompt, the script and the checks; point \`plugins\` at your plugin to test its hooks.
-import { defineEval, notTool, onlyTools, output, purity, toolWith } from "proctor";
+import { defineEval, notTool, onlyTools, output, toolWith } from "proctor";
+import { purity } from "proctor/safety";
 
 export const review = defineEval({
   name: "reviews the project without changing it",

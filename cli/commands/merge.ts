@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ProctorError } from "../../errors/proctor-error.js";
-import { refuseDeepJson } from "../../io/json-depth.js";
-import { JSON_FILE_LIMITS, readTextWithin } from "../../io/read-bounded.js";
-import { mergeReports, missingShards } from "../../measure/merge.js";
-import { parseCheckReports } from "../../measure/schema.js";
-import { evaluateThresholds, formatRate } from "../../measure/thresholds.js";
-import type { CheckReport } from "../../measure/types.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { refuseDeepJson } from "../../src/io/json-depth.js";
+import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
+import { mergeReports, missingShards } from "../../src/measure/merge.js";
+import { parseCheckReports } from "../../src/measure/schema.js";
+import { evaluateThresholds, formatRate } from "../../src/measure/thresholds.js";
+import type { CheckReport } from "../../src/measure/types.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -75,7 +75,7 @@ const merge: Command = async (argv) => {
   for (const m of merged) process.stderr.write(summary(m.report, m.missing));
   if (values.junit) {
     // The merged run as the test report a CI system shows: a testcase per check, as `proctor run --junit` writes.
-    const [{ reportSuites }, { buildJunitXml, writeJunit }] = await Promise.all([import("../../../reporters/junit/from-reports.js"), import("../../../reporters/junit/xml.js")]);
+    const [{ reportSuites }, { buildJunitXml, writeJunit }] = await Promise.all([import("../../reporters/junit/from-reports.js"), import("../../reporters/junit/xml.js")]);
     writeJunit(values.junit, buildJunitXml(reportSuites(merged.map((m) => m.report)), "proctor merge"));
   }
   if (!values.check) return 0;

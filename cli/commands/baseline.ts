@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { ProctorError } from "../../errors/proctor-error.js";
-import { createBaseline, type Baseline } from "../../../reporters/baseline/format.js";
-import { readBaseline, writeBaseline } from "../../../reporters/baseline/file.js";
-import { diffBaseline, renderBaselineDiff } from "../../../reporters/baseline/diff.js";
-import { readReportFiles } from "../../../reporters/input/read-reports.js";
-import { renderJunitDiff } from "../../../reporters/junit/from-reports.js";
-import { writeJunit } from "../../../reporters/junit/xml.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { createBaseline, type Baseline } from "../../reporters/baseline/format.js";
+import { readBaseline, writeBaseline } from "../../reporters/baseline/file.js";
+import { diffBaseline, renderBaselineDiff } from "../../reporters/baseline/diff.js";
+import { readReportFiles } from "../../reporters/input/read-reports.js";
+import { renderJunitDiff } from "../../reporters/junit/from-reports.js";
+import { writeJunit } from "../../reporters/junit/xml.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { evaluateChecks } from "../../checks/check.js";
-import { replayMatches } from "../../checks/replay.js";
-import { ProctorError } from "../../errors/proctor-error.js";
-import type { Divergence } from "../../trace/types.js";
+import { evaluateChecks } from "../../src/checks/check.js";
+import { replayMatches } from "../../src/checks/replay.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import type { Divergence } from "../../src/trace/types.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
-import { resolveTranscriptArg } from "../../trace/session-log.js";
+import { resolveTranscriptArg } from "../../src/trace/session-log.js";
 
 const USAGE =
   "proctor replay RECORDING [--plugin DIR]… [--fixture DIR] [--settings FILE] [--allowed-tools T,…] [--prompt TEXT] [--ignore-result-text] [--ignore KIND,…] [--stop-at-first] [--json OUT] [--html OUT] [--verbose]";
@@ -50,7 +50,7 @@ const replay: Command = async (argv) => {
       throw new ProctorError("INVALID_INPUT", `cannot read --settings ${values.settings}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  const { runReplay } = await import("../../../harness/replay/run-replay.js");
+  const { runReplay } = await import("../../harness/replay/run-replay.js");
   const { trace, cleanup } = await runReplay({
     recording: resolveTranscriptArg(positionals[0]),
     ...(values.plugin ? { plugins: values.plugin } : {}),
@@ -67,10 +67,10 @@ const replay: Command = async (argv) => {
   for (const out of [values.json, values.html]) if (out) mkdirSync(dirname(out), { recursive: true });
   if (values.json) writeFileSync(values.json, `${JSON.stringify(trace, null, 2)}\n`);
   if (values.html) {
-    const { renderTraceHtml } = await import("../../../reporters/trace-view/html.js");
+    const { renderTraceHtml } = await import("../../reporters/trace-view/html.js");
     writeFileSync(values.html, renderTraceHtml(trace, { results, title: `proctor replay — ${positionals[0]}` }));
   }
-  const { renderTraceText } = await import("../../../reporters/trace-view/terminal.js");
+  const { renderTraceText } = await import("../../reporters/trace-view/terminal.js");
   process.stdout.write(renderTraceText(trace, { results, verbose: values.verbose }));
   const failed = results.some((r) => !r.pass);
   const count = trace.replay?.divergences.length ?? 0;

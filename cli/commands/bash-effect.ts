@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -25,7 +25,7 @@ const bashEffect: Command = async (argv) => {
   // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
   // optimised code that will never run.
   setFlagsFromString("--liftoff-only --wasm-lazy-validation");
-  const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../effects/bash/classify.js"), import("../../effects/bash/parser.js")]);
+  const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../src/effects/bash/classify.js"), import("../../src/effects/bash/parser.js")]);
   await loadShellParser();
   const context = values.cwd === undefined ? undefined : { cwd: resolve(values.cwd), env: process.env };
   if (values.stdin) {

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { evaluateChecks, type CheckResult } from "../../checks/check.js";
-import { ProctorError } from "../../errors/proctor-error.js";
-import { readChecksFile } from "../../../reporters/input/read-checks.js";
-import { readTraceFile } from "../../../reporters/input/read-trace.js";
-import { renderTraceHtml } from "../../../reporters/trace-view/html.js";
-import { renderTraceText } from "../../../reporters/trace-view/terminal.js";
+import { evaluateChecks, type CheckResult } from "../../src/checks/check.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import { readChecksFile } from "../../reporters/input/read-checks.js";
+import { readTraceFile } from "../../reporters/input/read-trace.js";
+import { renderTraceHtml } from "../../reporters/trace-view/html.js";
+import { renderTraceText } from "../../reporters/trace-view/terminal.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
-import { resolveTranscriptArg } from "../../trace/session-log.js";
+import { resolveTranscriptArg } from "../../src/trace/session-log.js";
 
 const USAGE = "proctor show TRACE_OR_TRANSCRIPT [--checks C.json] [--html OUT.html] [--verbose]";
 

@@ -1,11 +1,11 @@
-import { readTranscript, requireTranscriptEvents } from "../../trace/transcript.js";
-import { readChecksFile } from "../../../reporters/input/read-checks.js";
-import { evaluateChecks, type CheckResult } from "../../checks/check.js";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { readTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
+import { readChecksFile } from "../../reporters/input/read-checks.js";
+import { evaluateChecks, type CheckResult } from "../../src/checks/check.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
-import { resolveTranscriptArg } from "../../trace/session-log.js";
+import { resolveTranscriptArg } from "../../src/trace/session-log.js";
 
 const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
 
@@ -30,7 +30,7 @@ const check: Command = async (argv) => {
   const pass = runs.every((r) => r.pass);
 
   if (values.junit) {
-    const [{ renderJunitResults }, { writeJunit }] = await Promise.all([import("../../../reporters/junit/from-results.js"), import("../../../reporters/junit/xml.js")]);
+    const [{ renderJunitResults }, { writeJunit }] = await Promise.all([import("../../reporters/junit/from-results.js"), import("../../reporters/junit/xml.js")]);
     const suites = runs.map((r) => ({ name: r.file, results: r.results, ...(r.trace.usage?.durationMs !== undefined ? { timeSeconds: r.trace.usage.durationMs / 1000 } : {}) }));
     writeJunit(values.junit, renderJunitResults(suites, { name: "proctor check" }));
   }

@@ -1,7 +1,7 @@
-import { ProctorError } from "../../errors/proctor-error.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
 import { readFileSync } from "node:fs";
-import { listSessionFiles, sessionPrompt, sessionsRoot } from "../../trace/session-log.js";
-import { readTranscript } from "../../trace/transcript.js";
+import { listSessionFiles, sessionPrompt, sessionsRoot } from "../../src/trace/session-log.js";
+import { readTranscript } from "../../src/trace/transcript.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 

@@ -1,16 +1,16 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
-import type { HarnessSpec } from "../../../harness/claude/spec.js";
-import { ProctorError } from "../../errors/proctor-error.js";
-import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../eval/define.js";
-import { findEvalFiles, loadEvalFiles } from "../../eval/load.js";
-import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../eval/run-evals.js";
-import type { TrialContext } from "../../measure/measure.js";
-import type { Trace } from "../../trace/types.js";
-import type { Baseline } from "../../../reporters/baseline/format.js";
-import type { BaselineDiff } from "../../../reporters/baseline/diff.js";
-import { renderRunSummary, renderTraceHints } from "../../../reporters/summary/run-summary.js";
+import type { HarnessSpec } from "../../harness/claude/spec.js";
+import { ProctorError } from "../../src/errors/proctor-error.js";
+import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../src/eval/define.js";
+import { findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
+import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../src/eval/run-evals.js";
+import type { TrialContext } from "../../src/measure/measure.js";
+import type { Trace } from "../../src/trace/types.js";
+import type { Baseline } from "../../reporters/baseline/format.js";
+import type { BaselineDiff } from "../../reporters/baseline/diff.js";
+import { renderRunSummary, renderTraceHints } from "../../reporters/summary/run-summary.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
@@ -30,13 +30,13 @@ function positive(text: string | undefined, flag: string, integer: boolean): num
 
 // Writers and the harness are imported only when a run needs them: a run over recorded
 // transcripts starts in a fraction of the time.
-const baselineModules = async () => ({ ...(await import("../../../reporters/baseline/format.js")), ...(await import("../../../reporters/baseline/file.js")), ...(await import("../../../reporters/baseline/diff.js")) });
+const baselineModules = async () => ({ ...(await import("../../reporters/baseline/format.js")), ...(await import("../../reporters/baseline/file.js")), ...(await import("../../reporters/baseline/diff.js")) });
 
 /** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
 async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>): Promise<EvalTiers> {
   if (!needed.has("mock") && !needed.has("real") && !needed.has("replay")) return {};
-  const harness = await import("../../../harness/index.js");
-  const { validateSpec } = await import("../../../harness/claude/spec.js");
+  const harness = await import("../../harness/index.js");
+  const { validateSpec } = await import("../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
   const withCwd = <S extends { cwd?: string }>(spec: S, definition: EvalDefinition): S => ({ ...spec, cwd: spec.cwd ?? dirname(fileOf.get(definition) ?? process.cwd()) });
   const collect = async (result: { trace: Trace; cleanup(): Promise<void> }) => {
@@ -74,7 +74,7 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
 }
 
 async function writeJson(file: string, value: unknown): Promise<void> {
-  const { stringifySorted } = await import("../../../reporters/baseline/file.js");
+  const { stringifySorted } = await import("../../reporters/baseline/file.js");
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, stringifySorted(value));
@@ -246,8 +246,8 @@ const run: Command = async (argv) => {
   // Always an array, one report per eval that ran: the shape doesn't change with the number of evals.
   if (values.json) await writeJson(values.json, reports);
   if (values.junit) {
-    const { diffSuites, reportSuites } = await import("../../../reporters/junit/from-reports.js");
-    const { buildJunitXml, writeJunit } = await import("../../../reporters/junit/xml.js");
+    const { diffSuites, reportSuites } = await import("../../reporters/junit/from-reports.js");
+    const { buildJunitXml, writeJunit } = await import("../../reporters/junit/xml.js");
     writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
   }
 

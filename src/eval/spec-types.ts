@@ -1,0 +1,110 @@
+/**
+ * The run specs an eval file declares (its mock, replay and real tiers), as data: what the
+ * harness takes, minus the live objects (the mock server), so the core can describe an eval
+ * without loading the harness. The harness adds `mock` and validates them.
+ */
+import type { Script } from "./script-types.js";
+
+export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "plan" | "bypassPermissions";
+
+/** An MCP config as `--mcp-config` reads it. */
+export interface McpConfig {
+  readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** What every agent run is made of, whichever agent (Claude Code, Codex) runs it. */
+export interface AgentRunSpec {
+  /** The user prompt (sent on stdin, so it may start with `-`). */
+  readonly prompt: string;
+  /** What the model says: a Script, or the path of a JSON/YAML script file. */
+  readonly script: Script | string;
+  /** Files to create in the work dir: relative path → content (after `fixture` is copied). */
+  readonly files?: Readonly<Record<string, string>>;
+  /** A directory copied into the fresh work dir first. */
+  readonly fixture?: string;
+  /** MCP servers: the config object (`{"mcpServers": {…}}`) or the path of a config file. */
+  readonly mcpConfig?: McpConfig | string;
+  readonly model?: string;
+  /** Extra CLI arguments, after the harness's own. */
+  readonly args?: readonly string[];
+  /**
+   * Extra environment for the CLI (and so for hooks, tools and commands): the only variables beyond
+   * the fixed allowlist (PATH, SHELL, LANG, LC_*, TERM, TZ) that reach the run. Cannot set the isolation
+   * variables (HOME, TMPDIR, XDG dirs, the endpoint and key). Proxy, code-injection (`NODE_OPTIONS`,
+   * `LD_*`, `DYLD_*`, `BASH_ENV`) and credential-looking names are refused unless `unsafeEnv`.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Let `env` pass proxy, code-injection and credential-looking variables (they can reach the trace and the model). @default false */
+  readonly unsafeEnv?: boolean;
+  /** Kill the whole process tree after this long. @default 30000 */
+  readonly timeoutMs?: number;
+  /** How often the CLI retries a failed request or an API fault. @default 2 */
+  readonly maxRetries?: number;
+  /** Keep the temp dirs after `cleanup()` (and on failure), for debugging. @default false */
+  readonly keep?: boolean;
+  /** Throw a HarnessError when the run fails (timed out, killed, script overrun, unscripted API fault, crash). @default true */
+  readonly reject?: boolean;
+  /** Relative paths (fixture, script file, mcpConfig file, and Claude Code's plugins) resolve against this. @default process.cwd() */
+  readonly cwd?: string;
+  /** Abort the run: the process tree is killed and the run fails as killed. */
+  readonly signal?: AbortSignal;
+}
+
+/** One run of the real `claude` binary against the scripted mock model, without the live mock server (`HarnessSpec` in proctor/harness adds it). */
+export interface ClaudeRunSpec extends AgentRunSpec {
+  /** Settings (hooks, permissions, env …) written to a file and passed with `--settings`. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Plugin directories, each passed with `--plugin-dir`. */
+  readonly plugins?: readonly string[];
+  /** User-level skills: name → SKILL.md text (written to the run's own config dir). */
+  readonly skills?: Readonly<Record<string, string>>;
+  /** User-level subagents: name → agent .md text (written to the run's own config dir). */
+  readonly agents?: Readonly<Record<string, string>>;
+  /**
+   * Tools pre-approved with `--allowedTools`. Replaces the default, which is `["Skill"]` plus
+   * `mcp__<server>` for each server in `mcpConfig` (the approvals a user gives a plugin they installed).
+   */
+  readonly allowedTools?: readonly string[];
+  readonly disallowedTools?: readonly string[];
+  /**
+   * @default "acceptEdits" — edits and file commands inside the work dir run, anything that would
+   * ask a user is denied, hooks and settings rules apply; the same as root and as a normal user.
+   */
+  readonly permissionMode?: PermissionMode;
+  readonly maxTurns?: number;
+  /** `CLAUDE_CODE_MAX_RETRIES`: how often the CLI retries an API fault. @default 2 */
+  readonly maxRetries?: number;
+  /** The claude binary; else `PROCTOR_CLAUDE`, `node_modules/.bin/claude`, then PATH. */
+  readonly claudePath?: string;
+}
+
+/**
+ * One run of the real `claude` binary against the real Anthropic API.
+ * @example
+ * const { trace, cleanup } = await runEval({ prompt: "list the files", maxTurns: 3, maxBudgetUsd: 0.05 });
+ */
+export interface RunEvalSpec extends Omit<ClaudeRunSpec, "script"> {
+  /** The API key. @default process.env.ANTHROPIC_API_KEY */
+  readonly apiKey?: string;
+  /** An API gateway in front of api.anthropic.com (`ANTHROPIC_BASE_URL`). @default the real API */
+  readonly baseUrl?: string;
+  /**
+   * Cost cap of this one run, passed to claude as `--max-budget-usd`: a runaway loop on the real
+   * API stops at the cap (the run ends with an error result the checks see). Per-measurement
+   * caps are `measure`'s `budget.maxUsd`.
+   * @default 1
+   */
+  readonly maxBudgetUsd?: number;
+}
+
+/** What to replay, and how the run is set up (everything runHarness takes but the script), without the live mock server. */
+export interface ReplayRunSpec extends Omit<ClaudeRunSpec, "script" | "prompt"> {
+  /** The recording: a path (stream-json from `claude -p`, a session log or its folder) or its text. */
+  readonly recording: string;
+  /** The prompt to start the run with. @default the recording's own (session logs), else "Replay the recorded run." */
+  readonly prompt?: string;
+  /** Compare tool results by status only, not text. @default false */
+  readonly ignoreResultText?: boolean;
+  /** Stop at the first tool result that differs; every agent then ends its turn. @default false */
+  readonly stopAtFirstDivergence?: boolean;
+}
