@@ -43,6 +43,7 @@ vitestExpect.extend({
       throw new TypeError(`toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`);
     }
     const [r] = evalChecks(received, [check]);
+    if (!r) throw new Error("proctor internal error: evalChecks returned no result for one check");
     if (this.isNot && r.inconclusive) {
       // Undecided is not a failure that `.not` can turn into a pass.
       return { pass: true, message: () => `${r.label} could not be decided, so it cannot be negated: ${r.message}` };

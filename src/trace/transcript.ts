@@ -72,7 +72,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   const groups = new Map<string, MessageGroup>();
   const subagentTypes = new Map<string, string>();
   const hooks: HookEvent[] = [];
-  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string }>();
+  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string | undefined }>();
   const errors: RunError[] = [];
   let source: TraceSource = { kind: options.sourceKind ?? "transcript" };
   let result: Json | undefined;
@@ -80,8 +80,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   let events = 0;
 
   const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
+  for (const [i, raw] of lines.entries()) {
     if (raw.length === 0 || raw.trim().length === 0) continue;
     let line: Json;
     try {
@@ -119,7 +118,10 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
               agent,
               turn: group.turn,
             };
-            if (agent !== MAIN_AGENT) call.agentType = subagentTypes.get(agent);
+            if (agent !== MAIN_AGENT) {
+              const agentType = subagentTypes.get(agent);
+              if (agentType !== undefined) call.agentType = agentType;
+            }
             if (SUBAGENT_TOOLS.has(call.name)) subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
             calls.push(call);
             byId.set(call.id, call);
@@ -225,7 +227,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     toolCalls,
     subagents,
     skills,
-    hooks: hooks.map((h) => (h.callId && !index.has(h.callId) ? { ...h, callId: undefined } : h)),
+    hooks: hooks.map(({ callId, ...h }) => (callId && !index.has(callId) ? h : { ...h, ...(callId === undefined ? {} : { callId }) })),
     replies,
     ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
     ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),
@@ -254,12 +256,10 @@ function findHookCall(calls: readonly MutableCall[], hookName: string): string |
   const colon = hookName.indexOf(":");
   if (colon === -1) return undefined;
   const toolName = hookName.slice(colon + 1);
-  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].name === toolName && calls[i].result === undefined) return calls[i].id;
-  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].name === toolName) return calls[i].id;
-  return undefined;
+  return (calls.findLast((c) => c.name === toolName && c.result === undefined) ?? calls.findLast((c) => c.name === toolName))?.id;
 }
 
-function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string }>, calls: readonly MutableCall[]): HookEvent {
+function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string | undefined }>, calls: readonly MutableCall[]): HookEvent {
   const id = String(line.hook_id);
   const start = started.get(id);
   const name = String(line.hook_name ?? start?.name ?? "");
