@@ -75,7 +75,7 @@ export class ResponsesRunState extends ScriptedRunState<"tool-not-offered"> impl
   }
 
   /** Decide the answer to one Responses request. */
-  async answer(body: Json, headers: { userAgent?: string } = {}): Promise<ResponsesAnswer> {
+  async answer(body: Json, headers: { userAgent?: string | undefined } = {}): Promise<ResponsesAnswer> {
     const model = String(body.model ?? "mock-model");
     this.model ??= model;
     this.userAgent ??= headers.userAgent;

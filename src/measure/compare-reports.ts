@@ -56,13 +56,13 @@ export interface ReportComparison {
 /** Options of compareReports. */
 export interface CompareOptions {
   /** Significance level. @default 0.05 */
-  readonly alpha?: number;
+  readonly alpha?: number | undefined;
   /**
    * `holm` controls the chance of any false alarm across all compared checks at alpha;
    * `none` holds each check to alpha on its own (more alarms, more false ones).
    * @default "holm"
    */
-  readonly correction?: "holm" | "none";
+  readonly correction?: "holm" | "none" | undefined;
 }
 
 const side = (c: CheckStats): SideCounts => ({ n: c.n, passes: c.passes, rate: c.rate });
