@@ -67,7 +67,7 @@ function deferredNamespaces(input: readonly Json[]): { name: string; description
     for (const line of text.slice(at).split("\n").slice(1)) {
       const m = /^- ([\w.-]+)(?::\s*(.*))?$/.exec(line.trim());
       if (!m) break;
-      out.push({ name: m[1], description: m[2] ?? "" });
+      out.push({ name: m[1] ?? "", description: m[2] ?? "" });
     }
   }
   return out;

@@ -3,6 +3,7 @@ import type { ModelRequest } from "../../src/trace/types.js";
 import type { ToolResultSeen } from "../script/types.js";
 import type { OfferedTool } from "./offered.js";
 import { outputStatus } from "./output-status.js";
+import { at } from "../../src/util/narrow.js";
 
 type Json = Record<string, any>;
 
@@ -77,7 +78,7 @@ export function lastToolResults(body: Json, names: ReadonlyMap<string, string>):
   const input: Json[] = Array.isArray(body.input) ? body.input : [];
   const out: ToolResultSeen[] = [];
   for (let i = input.length - 1; i >= 0; i--) {
-    const item = input[i];
+    const item = at(input, i);
     if (CALL_TYPES.has(item?.type)) continue;
     if (!OUTPUT_TYPES.has(item?.type)) break;
     const id = String(item.call_id);

@@ -73,7 +73,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     const body = await readBody(req);
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
-    const path = url.split("?")[0];
+    const path = url.split("?")[0] ?? url;
     options.onRequest?.({ method, url, headers: req.headers, body });
 
     if ((method === "HEAD" || method === "GET") && HEALTH_PATHS.has(path)) {
