@@ -3,7 +3,7 @@
  * tool set changes between versions (function tools, freeform tools, namespaces, "code mode"'s
  * `additional_tools` input item, deferred MCP namespaces), so nothing here is hard-coded.
  */
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** One tool the model may call, under the name a script uses for it. */
 export interface OfferedTool {

@@ -10,7 +10,7 @@ import type { ApiResponse, OutputItem } from "./events.js";
 import { describeOffered, readOfferedTools, resolveCall, type OfferedTool } from "./offered.js";
 import { describeLastReceived, lastToolResults, recordResponsesRequest, toolOutputs } from "./request.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** A problem the mock hit while serving a run (a tool the CLI did not offer among them); each one fails the run. */
 export interface ResponsesRunError extends ScriptedRunError<"script-overrun" | "turn-failed" | "tool-not-offered"> {}

@@ -9,7 +9,7 @@ import type { SubagentScript, Turn } from "../script/types.js";
 import { firstUserText } from "./flatten.js";
 import { at } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
 

@@ -3,7 +3,7 @@ import type { ModelRequest } from "../../src/trace/types.js";
 import type { ToolResultSeen } from "../script/types.js";
 import { at } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** Text of a content value (a string or blocks), tool results and tool calls included. */
 function blockText(block: Json): string {

@@ -13,8 +13,9 @@ import { tieDenyingHooks } from "./denying-hooks.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { toolResultStatus } from "./result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "./types.js";
+import { asRecord, asString } from "../util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 interface MutableCall {
   id: string;
@@ -99,9 +100,9 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     if (typeof line.type === "string") events++;
     switch (line.type) {
       case "assistant": {
-        const msg: Json = line.message ?? {};
-        const agent: string = line.parent_tool_use_id ?? MAIN_AGENT;
-        const id: string = msg.id ?? `line-${i + 1}`;
+        const msg: Json = asRecord(line.message);
+        const agent: string = asString(line.parent_tool_use_id) ?? MAIN_AGENT;
+        const id: string = asString(msg.id) ?? `line-${i + 1}`;
         let group = groups.get(id);
         if (!group) {
           group = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: calls.length, turn: groups.size + 1 };
@@ -131,7 +132,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
         break;
       }
       case "user": {
-        const content = line.message?.content;
+        const content = asRecord(line.message).content;
         if (!Array.isArray(content)) break;
         for (const block of content) {
           if (block?.type !== "tool_result") continue;
@@ -312,8 +313,8 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
 }
 
 function readUsage(result: Json): Usage | undefined {
-  const u = result.usage;
-  if (typeof u !== "object" || u === null) return undefined;
+  if (typeof result.usage !== "object" || result.usage === null) return undefined;
+  const u = asRecord(result.usage);
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
   return {
     ...(typeof result.total_cost_usd === "number" && Number.isFinite(result.total_cost_usd) ? { costUsd: result.total_cost_usd } : {}),
