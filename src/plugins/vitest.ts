@@ -11,9 +11,9 @@ import { renderFailures } from "../expect.js";
 
 interface ProctorMatchers<R = unknown> {
   /** The check holds for the received Trace (or HookRunResult). */
-  toPass(check: Check<any>): R;
+  toPass(check: Check<never>): R;
   /** Every check holds; the failure lists each failed check with its message. */
-  toPassAll(checks: readonly Check<any>[]): R;
+  toPassAll(checks: readonly Check<never>[]): R;
 }
 
 declare module "vitest" {
