@@ -32,9 +32,9 @@ export type TrajectoryStep = string | { readonly name: string; readonly args?: A
 
 export interface TrajectoryOptions {
   /** @default "strict" */
-  readonly mode?: TrajectoryMode;
+  readonly mode?: TrajectoryMode | undefined;
   /** @default "ignore" */
-  readonly args?: ArgsMode;
+  readonly args?: ArgsMode | undefined;
   /** Per-tool argument mode, overriding `args` for that tool. */
   readonly toolArgs?: Readonly<Record<string, ArgsMode>>;
 }
