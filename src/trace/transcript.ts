@@ -228,7 +228,11 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     toolCalls,
     subagents,
     skills,
-    hooks: hooks.map(({ callId, ...h }) => (callId && !index.has(callId) ? h : { ...h, ...(callId === undefined ? {} : { callId }) })),
+    hooks: hooks.map((h) => {
+      if (!h.callId || index.has(h.callId)) return h;
+      const { callId: _dangling, ...rest } = h;
+      return rest;
+    }),
     replies,
     ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
     ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),

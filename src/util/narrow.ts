@@ -18,11 +18,6 @@ export function asString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** `value` when it is a finite-or-not number, else undefined. */
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
-}
-
 /** `value` when it is an array, else an empty one. */
 export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
