@@ -172,7 +172,7 @@ export function renderHelp(command: string, usage: string, options: Options): st
 
 /** The option closest to an unknown one (`--trails` → `--trials`), if any is close. */
 export function nearestOption(unknown: string, options: readonly string[]): string | undefined {
-  const name = unknown.replace(/^-+/, "").split("=")[0];
+  const name = unknown.replace(/^-+/, "").split("=")[0] ?? "";
   let best: { option: string; distance: number } | undefined;
   for (const option of options) {
     const d = editDistance(name, option);

@@ -30,8 +30,8 @@ const baseline: Command = async (argv) => {
     USAGE,
   );
   if (values.update === values.check) throw new ProctorError("INVALID_INPUT", `give exactly one of --update or --check\nusage: ${USAGE}`);
-  if (positionals.length < 2) throw new ProctorError("INVALID_INPUT", `expected the baseline file and at least one report file\nusage: ${USAGE}`);
   const [file, ...reportFiles] = positionals;
+  if (file === undefined || reportFiles.length === 0) throw new ProctorError("INVALID_INPUT", `expected the baseline file and at least one report file\nusage: ${USAGE}`);
   const reports = readReportFiles(reportFiles);
 
   if (values.update) {

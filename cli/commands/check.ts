@@ -35,7 +35,7 @@ const check: Command = async (argv) => {
     writeJunit(values.junit, renderJunitResults(suites, { name: "proctor check" }));
   }
   if (values.json) {
-    const out = runs.length === 1 ? { pass, results: runs[0].results.map(brief) } : runs.map((r) => ({ file: r.file, pass: r.pass, results: r.results.map(brief) }));
+    const out = runs.length === 1 && runs[0] ? { pass, results: runs[0].results.map(brief) } : runs.map((r) => ({ file: r.file, pass: r.pass, results: r.results.map(brief) }));
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return pass ? 0 : 1;
   }

@@ -106,7 +106,7 @@ async function readStdin(maxBytes = GATE_STDIN_MAX_BYTES, deadlineMs = GATE_STDI
   });
 }
 
-function readPayload(text: string): { event?: string; toolName: string; toolInput: Record<string, unknown>; cwd?: string } | { event: string } {
+function readPayload(text: string): { event?: string | undefined; toolName: string; toolInput: Record<string, unknown>; cwd?: string } | { event: string } {
   let json: unknown;
   try {
     json = parseJsonWithinDepth(text, "the hook input on stdin");

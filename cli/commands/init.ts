@@ -79,7 +79,7 @@ const init: Command = async (argv) => {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, text);
   }
-  const evalFile = join(dir, Object.keys(files)[0]);
+  const evalFile = join(dir, Object.keys(files)[0] ?? "");
   process.stdout.write(
     [
       `wrote ${relative(process.cwd(), evalFile) || evalFile} and its fixture (${join(dir, "fixtures", "app")})`,

@@ -62,7 +62,7 @@ const merge: Command = async (argv) => {
     return { report: mergeReports(reports, group.map((g) => g.source)), missing: missingShards(reports), inputs: reports };
   });
   const severalEvals = merged.length > 1 || inputs.some((i) => i.inArray);
-  const out = severalEvals ? merged.map((m) => m.report) : merged[0].report;
+  const out = severalEvals || !merged[0] ? merged.map((m) => m.report) : merged[0].report;
   const json = `${JSON.stringify(out, null, 2)}\n`;
   if (values.output) {
     try {
@@ -102,7 +102,8 @@ const merge: Command = async (argv) => {
 function withoutMissingShards(report: CheckReport, inputs: readonly CheckReport[]): CheckReport {
   const { incomplete: _missing, ...rest } = report;
   const cut = inputs.flatMap((r) => (r.incomplete && r.incomplete.reason !== "missing-shards" ? [r.incomplete] : []));
-  return cut.length > 0 ? { ...rest, incomplete: { reason: cut[0].reason, message: cut.map((c) => c.message).join("; ") } } : rest;
+  const [first] = cut;
+  return first ? { ...rest, incomplete: { reason: first.reason, message: cut.map((c) => c.message).join("; ") } } : rest;
 }
 
 export default merge;

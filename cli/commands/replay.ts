@@ -37,7 +37,8 @@ const replay: Command = async (argv) => {
     },
     USAGE,
   );
-  if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one recording (a transcript, session log or session folder)\nusage: ${USAGE}`);
+  const [recording] = positionals;
+  if (positionals.length !== 1 || recording === undefined) throw new ProctorError("INVALID_INPUT", `expected one recording (a transcript, session log or session folder)\nusage: ${USAGE}`);
   const ignore = (values.ignore ?? "").split(",").map((k) => k.trim()).filter(Boolean);
   const unknown = ignore.find((k) => !KINDS.includes(k as Divergence["kind"]));
   if (unknown) throw new ProctorError("INVALID_INPUT", `--ignore: unknown divergence kind ${JSON.stringify(unknown)}; the kinds are ${KINDS.join(", ")}`);
@@ -52,7 +53,7 @@ const replay: Command = async (argv) => {
   }
   const { runReplay } = await import("../../harness/replay/run-replay.js");
   const { trace, cleanup } = await runReplay({
-    recording: resolveTranscriptArg(positionals[0]),
+    recording: resolveTranscriptArg(recording),
     ...(values.plugin ? { plugins: values.plugin } : {}),
     ...(values.fixture ? { fixture: values.fixture } : {}),
     ...(settings ? { settings } : {}),

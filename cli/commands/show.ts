@@ -23,8 +23,8 @@ const show: Command = async (argv) => {
     { checks: { type: "string" }, html: { type: "string" }, verbose: { type: "boolean", short: "v" }, title: { type: "string" } },
     USAGE,
   );
-  if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
-  const file = positionals[0];
+  const [file] = positionals;
+  if (positionals.length !== 1 || file === undefined) throw new ProctorError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
   const checks = values.checks ? readChecksFile(values.checks) : undefined;
   const trace = readTraceFile(resolveTranscriptArg(file));
   const results: CheckResult[] | undefined = checks ? await evaluateChecks(trace, checks) : undefined;

@@ -8,8 +8,9 @@ const USAGE = "proctor trace FILE   (a claude stream-json transcript)";
 /** Print a transcript as a Trace. Malformed lines are reported on stderr and in `errors`. */
 const trace: Command = async (argv) => {
   const { positionals } = parseCommandArgs(argv, {}, USAGE);
-  if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one transcript file\nusage: ${USAGE}`);
-  const t = requireTranscriptEvents(readTranscript(positionals[0]), positionals[0]);
+  const [file] = positionals;
+  if (positionals.length !== 1 || file === undefined) throw new ProctorError("INVALID_INPUT", `expected one transcript file\nusage: ${USAGE}`);
+  const t = requireTranscriptEvents(readTranscript(file), file);
   for (const e of t.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor trace: ${positionals[0]}: ${e.message}\n`);
   process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
   return 0;

@@ -6,7 +6,7 @@ import { findBinary, type AgentBinary, type LookupOptions } from "../run/binary.
 const CLAUDE: AgentBinary = { name: "claude", option: "claudePath", envVar: "PROCTOR_CLAUDE", pkg: "@anthropic-ai/claude-code", runner: "runHarness" };
 
 export interface BinaryOptions extends LookupOptions {
-  readonly claudePath?: string;
+  readonly claudePath?: string | undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ export interface IsolationVars {
 }
 
 /** The variables every Claude Code run gets (mock or real API): its own config dir and key, no telemetry or updates, the retry budget. */
-export function claudeVars(iso: { configDir: string; apiKey: string; baseUrl?: string; maxRetries: number }): Record<string, string> {
+export function claudeVars(iso: { configDir: string; apiKey: string; baseUrl?: string | undefined; maxRetries: number }): Record<string, string> {
   return {
     CLAUDE_CONFIG_DIR: iso.configDir,
     ...(iso.baseUrl ? { ANTHROPIC_BASE_URL: iso.baseUrl } : {}),

@@ -34,7 +34,7 @@ function nativeBehind(launcher: string): string {
 const CODEX: AgentBinary = { name: "codex", option: "codexPath", envVar: "PROCTOR_CODEX", pkg: "@openai/codex", runner: "runCodex", found: nativeBehind };
 
 export interface CodexBinaryOptions extends LookupOptions {
-  readonly codexPath?: string;
+  readonly codexPath?: string | undefined;
 }
 
 /**

@@ -7,8 +7,9 @@ import { SANDBOX_DENIAL } from "../../mock-model/responses/output-status.js";
 import { relativeToCwd } from "../../src/trace/files-from-calls.js";
 import type { RunError, ToolCall, ToolStatus } from "../../src/trace/types.js";
 import { unwrapShellCommand } from "./command.js";
+import { asRecord } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** The item type a reported call came from. */
 export type CallSource = "command_execution" | "file_change" | "mcp_tool_call" | "web_search" | "todo_list" | "model";
@@ -110,17 +111,18 @@ function itemCall(item: Json, options: CodexEventOptions): { source: CallSource;
       };
     }
     case "mcp_tool_call": {
-      const error = typeof item.error?.message === "string" ? item.error.message : undefined;
+      const message = asRecord(item.error).message;
+      const error = typeof message === "string" ? message : undefined;
       let status = itemStatus(item.status, "success");
-      if (status === "success" && item.result?.is_error === true) status = "failure";
+      if (status === "success" && asRecord(item.result).is_error === true) status = "failure";
       if (status === "failure" && error && /approval/i.test(error)) status = "denied";
-      const result = error ?? (item.result ? contentText(item.result.content) : undefined);
+      const result = error ?? (item.result ? contentText(asRecord(item.result).content) : undefined);
       return {
         source: "mcp_tool_call",
         call: {
           ...base,
           name: `mcp__${String(item.server)}__${String(item.tool)}`,
-          input: typeof item.arguments === "object" && item.arguments !== null ? item.arguments : {},
+          input: asRecord(item.arguments),
           ...(result !== undefined && status !== "pending" ? { result } : {}),
           status,
           ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
@@ -192,11 +194,11 @@ export function parseCodexEvents(text: string, options: CodexEventOptions = {}):
         return;
       case "turn.completed":
         ended = "completed";
-        if (typeof event.usage === "object" && event.usage !== null) usage = addUsage(usage, readUsage(event.usage));
+        if (typeof event.usage === "object" && event.usage !== null) usage = addUsage(usage, readUsage(asRecord(event.usage)));
         return;
       case "turn.failed":
         ended = "failed";
-        failure = String(event.error?.message ?? "the turn failed");
+        failure = String(asRecord(event.error).message ?? "the turn failed");
         return;
       case "error":
         streamErrors.push(String(event.message ?? ""));
@@ -208,8 +210,8 @@ export function parseCodexEvents(text: string, options: CodexEventOptions = {}):
       default:
         return;
     }
-    const item: Json = event.item;
-    if (typeof item !== "object" || item === null) return;
+    if (typeof event.item !== "object" || event.item === null) return;
+    const item = asRecord(event.item);
     let entry: TimelineEntry | undefined;
     if (item.type === "agent_message") entry = { type: "message", text: String(item.text ?? "") };
     else if (item.type === "reasoning") entry = { type: "reasoning", text: String(item.text ?? "") };

@@ -10,6 +10,7 @@ import type { ToolCall } from "../../src/trace/types.js";
 import type { EmittedItem } from "../../mock-model/responses/run-state.js";
 import { outputStatus } from "../../mock-model/responses/output-status.js";
 import type { TimelineEntry } from "./events.js";
+import { at as entryAt } from "../../src/util/narrow.js";
 
 type EmittedCall = Extract<EmittedItem, { type: "call" }>;
 
@@ -20,7 +21,7 @@ const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 /** The files a patch's headers name, as `file_change` reports them. */
 export function patchChanges(patch: string, cwd?: string): { path: string; kind: string }[] {
   const out: { path: string; kind: string }[] = [];
-  for (const m of patch.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)) out.push({ path: relativeToCwd(m[2].trim(), cwd), kind: m[1].toLowerCase() });
+  for (const m of patch.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)) out.push({ path: relativeToCwd((m[2] ?? "").trim(), cwd), kind: (m[1] ?? "").toLowerCase() });
   return out;
 }
 
@@ -103,13 +104,10 @@ export function mergeModelCalls(
   const out: TimelineEntry[] = [];
   let next = 0;
   const take = (found: number) => {
-    while (next < found) out.push(entries[next++]);
-    return entries[next++];
+    while (next < found) out.push(entryAt(entries, next++));
+    return entryAt(entries, next++);
   };
-  const find = (pred: (e: TimelineEntry) => boolean) => {
-    for (let i = next; i < entries.length; i++) if (pred(entries[i])) return i;
-    return -1;
-  };
+  const find = (pred: (e: TimelineEntry) => boolean) => entries.findIndex((e, i) => i >= next && pred(e));
   for (const [item, response] of answered.flatMap((items, r) => items.map((it) => [it, r] as const))) {
     // Calls the model sent in one response were issued together: they share a turn.
     const turn = response + 1;
@@ -128,6 +126,6 @@ export function mergeModelCalls(
     const reported = take(at) as Extract<TimelineEntry, { type: "call" }>;
     out.push({ ...reported, call: refusedBySandbox({ ...reported.call, id: item.id, name: item.name, input: callInput(item, reported.call.input, cwd), turn }, output) });
   }
-  while (next < entries.length) out.push(entries[next++]);
+  out.push(...entries.slice(next));
   return out;
 }

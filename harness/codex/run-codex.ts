@@ -69,7 +69,7 @@ export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS,
     prepare() {
-      const dirs = prepareRunDirs({ files: spec.files, fixture: spec.fixture }, cwd, "runCodex");
+      const dirs = prepareRunDirs({ ...(spec.files ? { files: spec.files } : {}), ...(spec.fixture === undefined ? {} : { fixture: spec.fixture }) }, cwd, "runCodex");
       const codexHome = path.join(dirs.home, ".codex");
       mkdirSync(codexHome, { recursive: true });
       const env = buildCodexEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, codexHome, apiKey: mockRun.apiKey });

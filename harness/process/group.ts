@@ -26,7 +26,8 @@ function readStat(pid: string): { state: string; pgrp: number } | undefined {
     // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split after the last ")".
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0], pgrp: Number(fields[2]) };
+    const [state = "", , pgrp] = fields;
+    return { state, pgrp: Number(pgrp) };
   } catch {
     return undefined;
   }

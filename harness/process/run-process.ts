@@ -14,9 +14,9 @@ import { dyingOfSignal, trackRun, untrackRun } from "./live.js";
 export interface ProcessOptions {
   readonly cwd: string;
   readonly env: Record<string, string>;
-  readonly input?: string;
+  readonly input?: string | undefined;
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Keep at most this many characters of stderr (the tail). @default 65536 */
   readonly stderrLimit?: number;
 }

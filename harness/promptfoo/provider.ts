@@ -31,9 +31,9 @@ export interface ProviderContext {
 export interface ProviderResponse {
   output?: string;
   error?: string;
-  tokenUsage?: { total: number; prompt: number; completion: number; cached: number; numRequests: number };
-  cost?: number;
-  metadata?: { trace?: Trace; exitCode?: number | null; tier: "mock" | "real"; durationMs?: number };
+  tokenUsage?: { total: number; prompt: number; completion: number; cached: number; numRequests: number } | undefined;
+  cost?: number | undefined;
+  metadata?: { trace?: Trace; exitCode?: number | null | undefined; tier: "mock" | "real"; durationMs?: number | undefined };
 }
 
 type RunResult = { trace: Trace; exitCode?: number | null; durationMs?: number; failure?: Error; cleanup?: () => Promise<void> };
@@ -61,7 +61,7 @@ function scriptFrom(vars: Record<string, unknown> | undefined, fallback: Provide
 export class ProctorProvider {
   readonly config: ProviderConfig;
   private readonly providerId: string;
-  readonly label?: string;
+  readonly label?: string | undefined;
 
   constructor(options: { id?: string; label?: string; config?: ProviderConfig } = {}) {
     this.config = options.config ?? {};

@@ -116,8 +116,9 @@ export function checkSpecEnv(runner: string, specEnv: Readonly<Record<string, st
   }
   if (unsafeEnv === true) return;
   const unsafe = unsafeVariables(specEnv);
-  if (unsafe.length > 0) {
-    throw new ProctorError("INVALID_INPUT", `${runner}: spec.env sets ${unsafe.map((u) => u.name).join(", ")}, refused as unsafe: ${unsafe[0].name} — ${unsafe[0].why}`, {
+  const [first] = unsafe;
+  if (first) {
+    throw new ProctorError("INVALID_INPUT", `${runner}: spec.env sets ${unsafe.map((u) => u.name).join(", ")}, refused as unsafe: ${first.name} — ${first.why}`, {
       detail: [
         ...unsafe.slice(1).map((u) => `  ${u.name}: ${u.why}`),
         "  pass a harmless test value under another name, or set unsafeEnv: true in the spec to pass these anyway",

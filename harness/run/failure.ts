@@ -24,7 +24,7 @@ export interface FailureFacts {
   readonly workDir?: string;
   readonly stderrTail: string;
   /** The mock's last main/subagent request, described: the agent, the turn asked for, what it had just received. */
-  readonly lastRequest?: string;
+  readonly lastRequest?: string | undefined;
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
@@ -46,7 +46,7 @@ export class HarnessError<R = unknown> extends ProctorError {
       facts.lastRequest ? `  the mock's last request: ${facts.lastRequest}` : undefined,
       facts.stderrTail.trim() ? `  stderr (tail):\n${indent(facts.stderrTail.trim().split("\n").slice(-15).join("\n"), "    ")}` : undefined,
     ].filter((x): x is string => x !== undefined);
-    super(CODES[facts.reason], `${options.agent ?? "claude"} run ${why}: ${facts.command}`, { detail: detail.join("\n") || undefined, cause: options.cause });
+    super(CODES[facts.reason], `${options.agent ?? "claude"} run ${why}: ${facts.command}`, { ...(detail.length > 0 ? { detail: detail.join("\n") } : {}), cause: options.cause });
     const { reason, command, workDir, stderrTail, lastRequest, exitCode, signal, timedOut, durationMs } = facts;
     Object.assign(this, { reason, command, workDir, stderrTail, lastRequest, exitCode, signal, timedOut, durationMs, result: options.result });
     this.name = "HarnessError";

@@ -17,8 +17,8 @@ export interface RunDirs {
   readonly configDir: string;
   /** The run's TMPDIR: inside the root, so the agent's temp files (and the CLI's own) go with it. */
   readonly tmpDir: string;
-  readonly settingsFile?: string;
-  readonly mcpConfigFile?: string;
+  readonly settingsFile?: string | undefined;
+  readonly mcpConfigFile?: string | undefined;
   /** Servers named by the MCP config (for the default approvals). */
   readonly mcpServers: readonly string[];
 }

@@ -11,8 +11,9 @@ import { convertSessionLog, isSessionLog, readTranscriptFiles, sessionPrompt } f
 import { TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
 import { contentText } from "../run/flatten.js";
 import type { ScriptBlock, ScriptUsage, StopReason } from "../script/types.js";
+import { asArray, asRecord } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 export const MAIN = "main";
 
@@ -49,14 +50,16 @@ export interface Recording {
 
 const STOP_REASONS = new Set<StopReason>(["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"]);
 
-function usageOf(u: Json | undefined): ScriptUsage | undefined {
-  if (!u || typeof u !== "object") return undefined;
+function usageOf(value: unknown): ScriptUsage | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const u = asRecord(value);
   const n = (k: string) => (typeof u[k] === "number" ? (u[k] as number) : undefined);
-  const usage = {
-    ...(n("input_tokens") !== undefined ? { inputTokens: n("input_tokens") } : {}),
-    ...(n("output_tokens") !== undefined ? { outputTokens: n("output_tokens") } : {}),
-    ...(n("cache_creation_input_tokens") !== undefined ? { cacheCreationTokens: n("cache_creation_input_tokens") } : {}),
-    ...(n("cache_read_input_tokens") !== undefined ? { cacheReadTokens: n("cache_read_input_tokens") } : {}),
+  const [inputTokens, outputTokens, cacheCreationTokens, cacheReadTokens] = [n("input_tokens"), n("output_tokens"), n("cache_creation_input_tokens"), n("cache_read_input_tokens")];
+  const usage: ScriptUsage = {
+    ...(inputTokens !== undefined ? { inputTokens } : {}),
+    ...(outputTokens !== undefined ? { outputTokens } : {}),
+    ...(cacheCreationTokens !== undefined ? { cacheCreationTokens } : {}),
+    ...(cacheReadTokens !== undefined ? { cacheReadTokens } : {}),
   };
   return Object.keys(usage).length ? usage : undefined;
 }
@@ -137,7 +140,8 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
         current.set(parent, { id: message.id, turn });
       }
       if (typeof message.stop_reason === "string" && STOP_REASONS.has(message.stop_reason as StopReason)) turn.stopReason = message.stop_reason as StopReason;
-      turn.usage = usageOf(message.usage) ?? turn.usage;
+      const usage = usageOf(message.usage);
+      if (usage) turn.usage = usage;
       for (const block of Array.isArray(message.content) ? (message.content as Json[]) : []) {
         if (block?.type === "text" && typeof block.text === "string") turn.blocks.push({ type: "text", text: block.text });
         else if (block?.type === "thinking" && typeof block.thinking === "string") turn.blocks.push({ type: "thinking", thinking: block.thinking });
@@ -157,8 +161,8 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
           }
         }
       }
-    } else if (e.type === "user" && Array.isArray(e.message?.content)) {
-      for (const block of e.message.content as Json[]) {
+    } else if (e.type === "user" && Array.isArray(asRecord(e.message).content)) {
+      for (const block of asArray(asRecord(e.message).content).map(asRecord)) {
         if (block?.type === "tool_result" && typeof block.tool_use_id === "string") {
           results.set(block.tool_use_id, { content: contentText(block.content), isError: block.is_error === true });
         }

@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import type { ScriptFault } from "../script/types.js";
 import { sendJson } from "../server/answer.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** One output item as the client receives it. */
 export type OutputItem =

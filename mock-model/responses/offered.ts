@@ -3,7 +3,7 @@
  * tool set changes between versions (function tools, freeform tools, namespaces, "code mode"'s
  * `additional_tools` input item, deferred MCP namespaces), so nothing here is hard-coded.
  */
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** One tool the model may call, under the name a script uses for it. */
 export interface OfferedTool {
@@ -67,7 +67,7 @@ function deferredNamespaces(input: readonly Json[]): { name: string; description
     for (const line of text.slice(at).split("\n").slice(1)) {
       const m = /^- ([\w.-]+)(?::\s*(.*))?$/.exec(line.trim());
       if (!m) break;
-      out.push({ name: m[1], description: m[2] ?? "" });
+      out.push({ name: m[1] ?? "", description: m[2] ?? "" });
     }
   }
   return out;

@@ -3,8 +3,12 @@ import type { ModelRequest } from "../../src/trace/types.js";
 import type { ToolResultSeen } from "../script/types.js";
 import type { OfferedTool } from "./offered.js";
 import { outputStatus } from "./output-status.js";
+import { asRecord, asString, at } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+
+/** An input item's `type`, or "" when it has none. */
+const typeOf = (item: unknown): string => asString(asRecord(item).type) ?? "";
 
 const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output"]);
 const CALL_TYPES = new Set(["function_call", "custom_tool_call", "local_shell_call", "tool_search_call"]);
@@ -41,7 +45,7 @@ function itemText(item: Json): string | undefined {
     case "additional_tools":
       return undefined;
     default:
-      if (OUTPUT_TYPES.has(item?.type)) return `[tool_result ${String(item.call_id)}] ${outputText(item.output)}`;
+      if (OUTPUT_TYPES.has(typeOf(item))) return `[tool_result ${String(item.call_id)}] ${outputText(item.output)}`;
       return `[${String(item?.type)}] ${JSON.stringify(item)}`;
   }
 }
@@ -77,9 +81,9 @@ export function lastToolResults(body: Json, names: ReadonlyMap<string, string>):
   const input: Json[] = Array.isArray(body.input) ? body.input : [];
   const out: ToolResultSeen[] = [];
   for (let i = input.length - 1; i >= 0; i--) {
-    const item = input[i];
-    if (CALL_TYPES.has(item?.type)) continue;
-    if (!OUTPUT_TYPES.has(item?.type)) break;
+    const item = at(input, i);
+    if (CALL_TYPES.has(typeOf(item))) continue;
+    if (!OUTPUT_TYPES.has(typeOf(item))) break;
     const id = String(item.call_id);
     const content = outputText(item.output);
     const name = names.get(id);

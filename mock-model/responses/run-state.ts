@@ -10,7 +10,7 @@ import type { ApiResponse, OutputItem } from "./events.js";
 import { describeOffered, readOfferedTools, resolveCall, type OfferedTool } from "./offered.js";
 import { describeLastReceived, lastToolResults, recordResponsesRequest, toolOutputs } from "./request.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** A problem the mock hit while serving a run (a tool the CLI did not offer among them); each one fails the run. */
 export interface ResponsesRunError extends ScriptedRunError<"script-overrun" | "turn-failed" | "tool-not-offered"> {}
@@ -75,7 +75,7 @@ export class ResponsesRunState extends ScriptedRunState<"tool-not-offered"> impl
   }
 
   /** Decide the answer to one Responses request. */
-  async answer(body: Json, headers: { userAgent?: string } = {}): Promise<ResponsesAnswer> {
+  async answer(body: Json, headers: { userAgent?: string | undefined } = {}): Promise<ResponsesAnswer> {
     const model = String(body.model ?? "mock-model");
     this.model ??= model;
     this.userAgent ??= headers.userAgent;

@@ -6,7 +6,7 @@ import { responseBody, sendResponseStream, sendResponsesError, sendResponsesFaul
 import type { ResponsesRunState } from "./run-state.js";
 
 /** Answer one `POST /v1/responses` for a registered run. */
-export async function serveResponses(req: IncomingMessage, res: ServerResponse, run: ResponsesRunState, body: Record<string, any>): Promise<void> {
+export async function serveResponses(req: IncomingMessage, res: ServerResponse, run: ResponsesRunState, body: Record<string, unknown>): Promise<void> {
   const userAgent = typeof req.headers["user-agent"] === "string" ? req.headers["user-agent"] : undefined;
   const answer = await run.answer(body, { userAgent });
   if (answer.kind === "error") return sendResponsesError(res, answer.status, answer.type, answer.text);

@@ -7,8 +7,9 @@
 import { MAIN_AGENT } from "../../src/trace/types.js";
 import type { SubagentScript, Turn } from "../script/types.js";
 import { firstUserText } from "./flatten.js";
+import { at } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
 
@@ -66,7 +67,7 @@ export class Conversations {
   /** The conversation a request belongs to. */
   route(messages: readonly Json[]): Conversation {
     for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i];
+      const m = at(messages, i);
       if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
       for (const b of m.content) {
         const owner = b?.type === "tool_use" ? this.owners.get(String(b.id)) : undefined;
@@ -79,7 +80,7 @@ export class Conversations {
     const answeredBefore = messages.filter((m) => m.role === "assistant").length;
     const resumed = candidates.find((d) => d.conversation && d.conversation.answered === answeredBefore && answeredBefore > 0);
     const fresh = candidates.find((d) => !d.conversation);
-    const pick = resumed ?? (answeredBefore === 0 ? fresh : undefined) ?? candidates.find((d) => d.conversation) ?? candidates[0];
+    const pick = resumed ?? (answeredBefore === 0 ? fresh : undefined) ?? candidates.find((d) => d.conversation) ?? at(candidates, 0);
     pick.conversation ??= this.open(pick);
     return pick.conversation;
   }

@@ -1,8 +1,9 @@
 /** A Messages API request body, read once into the shapes routing and recording need. */
 import type { ModelRequest } from "../../src/trace/types.js";
 import type { ToolResultSeen } from "../script/types.js";
+import { at } from "../../src/util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** Text of a content value (a string or blocks), tool results and tool calls included. */
 function blockText(block: Json): string {
@@ -61,7 +62,7 @@ export function firstUserText(messages: readonly Json[]): string {
 /** The tool results in the last user message, in order. */
 export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMap<string, string>): ToolResultSeen[] {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
+    const m = at(messages, i);
     if (m.role !== "user") continue;
     if (!Array.isArray(m.content)) return [];
     return m.content

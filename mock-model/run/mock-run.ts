@@ -8,7 +8,7 @@ import { Conversations } from "./conversations.js";
 import { describeLastReceived, lastToolResults, recordRequest } from "./flatten.js";
 import { DEFAULT_USAGE, ScriptedRunState, type ErrorAnswer, type ScriptedRun, type ScriptedRunError } from "./scripted-run.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** A problem the mock hit while serving a run; each one fails the run. */
 export interface MockRunError extends ScriptedRunError<"script-overrun" | "no-subagent-script" | "turn-failed"> {}

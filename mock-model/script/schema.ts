@@ -9,6 +9,7 @@ import { schemaChecker } from "../../src/schema/schema-errors.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { encodeValue, isRegexJSON } from "../../src/match/codec.js";
 import type { Script } from "./types.js";
+import { asArray, asRecord } from "../../src/util/narrow.js";
 
 const require = createRequire(import.meta.url);
 
@@ -63,17 +64,18 @@ const checkScript = schemaChecker(SCRIPT_SCHEMA, "");
 export function scriptErrors(value: unknown): string[] {
   const data = toCheckable(value);
   const errors = checkScript(data).filter((e) => !e.includes("must match a schema in anyOf"));
-  if (errors.length === 0) errors.push(...semanticErrors(data as Record<string, any>));
+  if (errors.length === 0) errors.push(...semanticErrors(asRecord(data)));
   return errors.map((e) => (e.startsWith(":") ? `script${e}` : e.replace(/^\./, "")));
 }
 
 /** Rules a schema says badly: a turn must say something, block fields must fit their type, RegExps must compile. */
-function semanticErrors(script: Record<string, any>): string[] {
+function semanticErrors(script: Record<string, unknown>): string[] {
   const out: string[] = [];
-  const checkTurns = (turns: any[], path: string) =>
-    turns.forEach((t, i) => {
+  const checkTurns = (turns: unknown, path: string) =>
+    asArray(turns).forEach((turn, i) => {
       const at = `${path}[${i}]`;
-      if (t === FUNCTION_TURN) return;
+      if (turn === FUNCTION_TURN) return;
+      const t = asRecord(turn);
       if (t.text === undefined && t.thinking === undefined && t.tools === undefined && t.blocks === undefined && t.fault === undefined) {
         out.push(`${at}: a turn needs text, thinking, tools, blocks or fault`);
       }
@@ -84,15 +86,17 @@ function semanticErrors(script: Record<string, any>): string[] {
       if (t.blocks !== undefined && (t.text !== undefined || t.thinking !== undefined || t.tools !== undefined)) {
         out.push(`${at}: use either blocks or the text/thinking/tools shorthand, not both`);
       }
-      (t.blocks ?? []).forEach((b: any, j: number) => {
-        const need = b.type === "tool_use" ? "name" : b.type;
-        const allowed = b.type === "tool_use" ? ["type", "name", "input", "id"] : ["type", b.type];
+      asArray(t.blocks).forEach((block, j) => {
+        const b = asRecord(block);
+        const need = b.type === "tool_use" ? "name" : String(b.type);
+        const allowed = b.type === "tool_use" ? ["type", "name", "input", "id"] : ["type", need];
         if (b[need] === undefined) out.push(`${at}.blocks[${j}]: a ${b.type} block needs "${need}"`);
         for (const k of Object.keys(b)) if (!allowed.includes(k)) out.push(`${at}.blocks[${j}].${k}: not a field of a ${b.type} block`);
       });
     });
   checkTurns(script.turns, "turns");
-  (script.subagents ?? []).forEach((s: any, i: number) => {
+  asArray(script.subagents).forEach((subagent, i) => {
+    const s = asRecord(subagent);
     checkTurns(s.turns, `subagents[${i}].turns`);
     if (isRegexJSON(s.prompt)) {
       try {

@@ -2,7 +2,7 @@
 import type { ServerResponse } from "node:http";
 import type { ScriptFault, StopReason } from "../script/types.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** An API content block as sent to the client. */
 export type ApiBlock =

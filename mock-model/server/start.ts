@@ -73,7 +73,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     const body = await readBody(req);
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
-    const path = url.split("?")[0];
+    const path = url.split("?")[0] ?? url;
     options.onRequest?.({ method, url, headers: req.headers, body });
 
     if ((method === "HEAD" || method === "GET") && HEALTH_PATHS.has(path)) {
@@ -91,7 +91,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     if (!run) {
       return sendApiError(res, 401, "authentication_error", `proctor mock model: no run is registered for ${key ? "this API key" : "a request without an API key"}; register one with mock.addRun(script) and pass its apiKey`);
     }
-    let parsed: Record<string, any>;
+    let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(body);
     } catch {

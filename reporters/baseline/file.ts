@@ -36,7 +36,7 @@ export function readBaseline(file: string): Baseline {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ProctorError("BASELINE_INVALID", `cannot read the baseline ${file}: ${code ?? (error as Error).message}`, {
-      detail: code === "ENOENT" ? "  create it with `proctor baseline --update FILE REPORT.json…` or `proctor run --baseline FILE --update-baseline`" : undefined,
+      ...(code === "ENOENT" ? { detail: "  create it with `proctor baseline --update FILE REPORT.json…` or `proctor run --baseline FILE --update-baseline`" } : {}),
       cause: error,
     });
   }

@@ -18,7 +18,7 @@ export interface JunitCase {
   readonly failure?: { readonly text: string; readonly type: string };
   /** Skipped, with the reason (written to system-out). */
   readonly skipped?: string;
-  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
   /** Text for `<system-out>` (rates, notes). */
   readonly output?: string;
   readonly timeSeconds?: number;
@@ -28,9 +28,9 @@ export interface JunitCase {
 export interface JunitSuite {
   readonly name: string;
   readonly cases: readonly JunitCase[];
-  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>>;
-  readonly timeSeconds?: number;
-  readonly timestamp?: Date;
+  readonly properties?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
+  readonly timeSeconds?: number | undefined;
+  readonly timestamp?: Date | undefined;
 }
 
 // The package is CommonJS whose module.exports is the builder; its types describe an ES default.

@@ -11,9 +11,9 @@ import { buildTimeline, describeHook, describeSource, describeUsage, STATUS_MARK
 /** Options of `renderTraceHtml`. */
 export interface TraceHtmlOptions {
   /** Check results: failures appear under their call, all of them in the summary. */
-  readonly results?: readonly CheckResult[];
+  readonly results?: readonly CheckResult[] | undefined;
   /** The page title. @default "proctor trace" */
-  readonly title?: string;
+  readonly title?: string | undefined;
 }
 
 const MAX_DEPTH_STYLED = 6;

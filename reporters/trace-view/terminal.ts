@@ -13,9 +13,9 @@ export interface TraceTextOptions {
   /** Colour the output. @default shouldColour(process.stdout) */
   readonly colour?: boolean;
   /** Check results to show: failures next to their call, a tally at the end. */
-  readonly results?: readonly CheckResult[];
+  readonly results?: readonly CheckResult[] | undefined;
   /** Show each call's full input and result, not just the gist. @default false */
-  readonly verbose?: boolean;
+  readonly verbose?: boolean | undefined;
 }
 
 function statusColour(p: Palette, status: ToolStatus): (text: string) => string {

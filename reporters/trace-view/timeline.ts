@@ -88,7 +88,8 @@ export function buildTimeline(trace: Trace, results: readonly CheckResult[] = []
     if (known !== undefined) return known;
     const parent = byId.get(agent);
     // An unknown dispatcher (a damaged transcript) or a cycle: still indent once.
-    const depth = parent === undefined || seen.has(agent) ? 1 : depthOf(calls[parent].agent, seen.add(agent)) + 1;
+    const dispatcher = parent === undefined ? undefined : calls[parent];
+    const depth = dispatcher === undefined || seen.has(agent) ? 1 : depthOf(dispatcher.agent, seen.add(agent)) + 1;
     depths.set(agent, depth);
     return depth;
   };
@@ -121,20 +122,23 @@ export function buildTimeline(trace: Trace, results: readonly CheckResult[] = []
   const placeBefore = (position: number, last: boolean) => {
     const hooks = looseHooks.filter((h) => (last ? h.at >= position : h.at === position));
     const replies = trace.replies.filter((r) => (last ? r.at >= position : r.at === position));
-    const anchorDepth = position > 0 && position <= calls.length ? depthOf(calls[position - 1].agent) : 0;
+    const anchor = position > 0 ? calls[position - 1] : undefined;
+    const anchorDepth = anchor ? depthOf(anchor.agent) : 0;
     for (const hook of hooks) rows.push({ type: "hook", depth: hook.event === "SubagentStop" ? Math.max(1, anchorDepth) : 0, hook });
     for (const reply of replies) rows.push({ type: "reply", depth: 0, number: ++replyNumber, reply });
   };
   calls.forEach((call, index) => {
     placeBefore(index, false);
+    const subagent = subagentByCall.get(call.id);
+    const skill = skillByCall.get(index);
     rows.push({
       type: "call",
       depth: depthOf(call.agent),
       index,
       call,
       summary: summariseInput(call),
-      ...(subagentByCall.has(call.id) ? { subagent: subagentByCall.get(call.id) } : {}),
-      ...(skillByCall.has(index) ? { skill: skillByCall.get(index) } : {}),
+      ...(subagent ? { subagent } : {}),
+      ...(skill ? { skill } : {}),
       hooks: hooksByCall.get(call.id) ?? [],
       failures: failuresByCall.get(index) ?? [],
     });

@@ -3,6 +3,7 @@ import type { Trace } from "../trace/types.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { toolNameMatches } from "./tools.js";
 import { requireName } from "./validate.js";
+import { at } from "../util/narrow.js";
 
 /**
  * Some model request offered this tool (exact name, `*`, or a trailing-`*` glob like
@@ -22,8 +23,9 @@ export function advertised(name: string): Check<Trace> {
     }
     const hit = requests.findIndex((r) => r.tools.some((t) => toolNameMatches(name, t.name)));
     if (hit !== -1) {
-      const names = requests[hit].tools.filter((t) => toolNameMatches(name, t.name)).map((t) => t.name);
-      return { pass: true, message: `request ${hit + 1} (${requests[hit].agent}) offered ${names.join(", ")}`, actual: names };
+      const request = at(requests, hit);
+      const names = request.tools.filter((t) => toolNameMatches(name, t.name)).map((t) => t.name);
+      return { pass: true, message: `request ${hit + 1} (${request.agent}) offered ${names.join(", ")}`, actual: names };
     }
     const offered = [...new Set(requests.flatMap((r) => r.tools.map((t) => t.name)))].sort();
     return {

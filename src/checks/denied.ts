@@ -9,6 +9,7 @@ import { defineTraceCheck, type Check } from "./check.js";
 import { describeMatcher, listCalls, summarizeTools } from "./describe.js";
 import { callsNamed, unknownNameVerdict } from "./tools.js";
 import { InvalidCheckError, requireMatcher, requireName } from "./validate.js";
+import { at } from "../util/narrow.js";
 
 /** Who may have denied a call for `denied` to hold. */
 export type DeniedByOption = DeniedBy | "any" | readonly DeniedBy[];
@@ -73,7 +74,7 @@ export function denied(name: string, args?: ArgMatcher, options: DeniedOptions =
     }
     if (deniedCalls.length > 0) {
       const others = [...new Set(deniedCalls.map(({ call }) => call.deniedBy ?? "unknown"))];
-      const first = deniedCalls[0];
+      const first = at(deniedCalls, 0);
       const dropped = trace.errors.find((e) => e.kind === "plugin-not-loaded");
       const hookAsk = !deniers.includes("hook")
         ? ""
@@ -98,7 +99,7 @@ export function denied(name: string, args?: ArgMatcher, options: DeniedOptions =
         "  check the guarding hook's matcher and exit code, or the permission settings",
       expected: { name, args, status: "denied", by: deniers },
       actual: attempts.map(({ call }) => call.status),
-      callIndex: attempts[0].index,
+      callIndex: at(attempts, 0).index,
     };
   }, options.by === undefined ? {} : { label: `denied(${name}${args === undefined ? "" : `, ${formatValue(args, 60)}`}, by: ${formatValue(options.by)})` });
 }

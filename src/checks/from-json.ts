@@ -66,9 +66,9 @@ export class FieldReader {
   }
   /** Refuse fields the kind does not have. */
   done(): void {
-    const extra = Object.keys(this.json).filter((k) => !this.used.has(k));
-    if (extra.length > 0) {
-      throw new InvalidCheckError(this.kind, extra[0], `is not a field of ${this.kind} (fields: ${[...this.used].filter((k) => k !== "kind").join(", ") || "none"})`, this.json[extra[0]]);
+    const extra = Object.keys(this.json).find((k) => !this.used.has(k));
+    if (extra !== undefined) {
+      throw new InvalidCheckError(this.kind, extra, `is not a field of ${this.kind} (fields: ${[...this.used].filter((k) => k !== "kind").join(", ") || "none"})`, this.json[extra]);
     }
   }
 }

@@ -63,7 +63,7 @@ function judgeInput(trace: Trace, rubric: string, min: number | undefined): Judg
  * The agent's output scores ≥ `min` against `rubric`. The judge is injectable; without one (and
  * no default installed) the check fails, saying so — an ungraded output is not a pass.
  */
-export function judged(rubric: string, opts: { min?: number; judge?: JudgeFn } = {}): Check<Trace> {
+export function judged(rubric: string, opts: { min?: number | undefined; judge?: JudgeFn | undefined } = {}): Check<Trace> {
   requireName("judged", "rubric", rubric);
   if (opts.min !== undefined) {
     requireNumber("judged", "min", opts.min);
@@ -156,7 +156,7 @@ export function custom<T = Trace>(kind: string, fn: (target: T) => CustomVerdict
       if (typeof v !== "object" || v === null || typeof v.pass !== "boolean") {
         return { pass: false, message: `${kind} returned ${JSON.stringify(v)}; a custom check must return a boolean or { pass, message }` };
       }
-      return { pass: v.pass, score: v.score, message: v.message ?? (v.pass ? `${kind} held` : `${kind} did not hold`) };
+      return { pass: v.pass, ...(v.score === undefined ? {} : { score: v.score }), message: v.message ?? (v.pass ? `${kind} held` : `${kind} did not hold`) };
     },
     { label: kind, json: () => ({ kind, $custom: true }) },
   );

@@ -5,6 +5,7 @@
  * it has the `mcp__server__tool` shape. Traces with no record of offered tools are not judged.
  */
 import type { Trace } from "../trace/types.js";
+import { at } from "../util/narrow.js";
 
 /** Claude Code's own tools, across the versions proctor has read (older and newer names alike). */
 const CLAUDE_TOOLS = [
@@ -67,8 +68,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(at(prev, j) + 1, at(cur, j - 1) + 1, at(prev, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
-  return prev[b.length];
+  return at(prev, b.length);
 }

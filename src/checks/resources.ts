@@ -62,7 +62,7 @@ export function outputTokens(opts: { max: number }): Check<UsageTrace> {
 }
 
 /** Bound prompt-cache writes (`maxCreation`) and reads (`maxRead`); each bound checked only when given. */
-export function cacheTokens(opts: { maxCreation?: number; maxRead?: number }): Check<UsageTrace> {
+export function cacheTokens(opts: { maxCreation?: number | undefined; maxRead?: number | undefined }): Check<UsageTrace> {
   const { maxCreation, maxRead } = opts ?? {};
   if (maxCreation === undefined && maxRead === undefined) throw new InvalidCheckError("cacheTokens", "maxCreation/maxRead", "needs at least one bound", opts);
   if (maxCreation !== undefined) requireNumber("cacheTokens", "maxCreation", maxCreation);

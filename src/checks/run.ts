@@ -32,14 +32,15 @@ export function skill(id: string): Check<Trace> {
     const runs = trace.skills.filter((s) => matches(s.name));
     const ok = runs.find((s) => s.status === "success");
     if (ok) return { pass: true, message: `skill ${ok.name} resolved at #${ok.callIndex}`, callIndex: ok.callIndex };
-    if (runs.length > 0) {
-      const call = trace.toolCalls[runs[0].callIndex];
+    const [first] = runs;
+    if (first) {
+      const call = trace.toolCalls[first.callIndex];
       return {
         pass: false,
-        message: `skill ${id} was invoked but did not resolve (status ${runs[0].status}): ${call?.result ?? "no result"}`,
+        message: `skill ${id} was invoked but did not resolve (status ${first.status}): ${call?.result ?? "no result"}`,
         expected: id,
         actual: runs.map((s) => s.status),
-        callIndex: runs[0].callIndex,
+        callIndex: first.callIndex,
       };
     }
     const seen = trace.skills.map((s) => s.name);

@@ -8,6 +8,7 @@ import { classifyTrifectaLegs, holdsLethalTrifecta, type TrifectaLegs } from "..
 import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable, describeCall, summarizeTools } from "./describe.js";
 import { InvalidCheckError, requireName, requireNames } from "./validate.js";
+import { at } from "../util/narrow.js";
 
 /** The dialect a trace speaks: Codex for Codex runs, Claude Code otherwise. */
 export function dialectOf(trace: Trace): HarnessDialect {
@@ -38,7 +39,7 @@ export function toolStatus(name: string, status: ToolStatus): Check<Trace> {
       message: `expected a call to ${name} that ended ${status}; its ${calls.length} call(s) ended: ${calls.map(({ call, index }) => `#${index} ${call.status}`).join(", ")}`,
       expected: { name, status },
       actual: calls.map(({ call }) => call.status),
-      callIndex: calls[0].index,
+      callIndex: at(calls, 0).index,
     };
   });
 }
@@ -67,7 +68,7 @@ export function purity(level: PurityLevel): Check<Trace> {
           (allDenied ? "\n  every such call was denied (the gate held); if enforcement was the point, assert denied(...) instead" : ""),
         expected: level,
         actual: violations.map(({ call }) => call.name),
-        callIndex: violations[0].index,
+        callIndex: at(violations, 0).index,
       };
     }
     const unprovable = absenceUnprovable(trace);

@@ -44,7 +44,7 @@ export function subagent(name: string, checks: readonly Check<Trace>[]): Check<T
         pass: false,
         score: total === 0 ? 0 : passed / total,
         message: `subagent ${name} ran ${runs.length} time(s); ${failures.length} nested check result(s) failed:\n${failures.join("\n")}`,
-        callIndex: trace.toolCalls.findIndex((c) => c.id === runs[0].id),
+        callIndex: trace.toolCalls.findIndex((c) => c.id === runs[0]?.id),
       };
     },
     { label, json: () => ({ kind: "subagent", name, checks: checks.map((c) => c.toJSON()) }) },

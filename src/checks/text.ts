@@ -4,6 +4,7 @@ import { testRegExp } from "../match/arg-match.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { quote, describeRange } from "./describe.js";
 import { requireBounds, requireText } from "./validate.js";
+import { at } from "../util/narrow.js";
 
 /** A string matcher: substring for strings, test for RegExps. */
 export function textMatches(text: string, matcher: string | RegExp): boolean {
@@ -54,7 +55,7 @@ export function eachReply(matcher: string | Readonly<RegExp>): Readonly<Check<Tr
 /** How many replies match, within bounds. A run with no replies fails. */
 export function replyCount(
   matcher: string | Readonly<RegExp>,
-  opts: { readonly min?: number; readonly max?: number },
+  opts: { readonly min?: number | undefined; readonly max?: number | undefined },
 ): Readonly<Check<Trace>> {
   requireText("replyCount", "matcher", matcher);
   const { min, max } = requireBounds("replyCount", opts);
@@ -92,17 +93,17 @@ export function received(matcher: string | RegExp): Check<Trace> {
       };
     }
     const hit = requests.findIndex((r) => textMatches(r.system, matcher) || textMatches(r.messages, matcher));
-    if (hit !== -1) return { pass: true, message: `request ${hit + 1} (${requests[hit].agent}) carried ${show(matcher)}` };
+    if (hit !== -1) return { pass: true, message: `request ${hit + 1} (${at(requests, hit).agent}) carried ${show(matcher)}` };
     return {
       pass: false,
-      message: `expected the model to receive ${show(matcher)}; none of ${requests.length} request(s) carried it (last user text: ${quote(requests[requests.length - 1].messages.slice(-300))})`,
+      message: `expected the model to receive ${show(matcher)}; none of ${requests.length} request(s) carried it (last user text: ${quote(at(requests, requests.length - 1).messages.slice(-300))})`,
       expected: matcher,
     };
   });
 }
 
 /** The agent took a number of model turns in range. Fails closed when the trace does not know. */
-export function turns(opts: { min?: number; max?: number }): Check<Trace> {
+export function turns(opts: { min?: number | undefined; max?: number | undefined }): Check<Trace> {
   const { min, max } = requireBounds("turns", opts);
   return defineTraceCheck("turns", { min, max }, (trace) => {
     if (trace.turns === undefined) return { pass: false, message: `expected ${describeRange(min, max)} turns; the trace does not record its turn count (no result line)`, expected: { min, max } };

@@ -6,6 +6,7 @@ import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable, describeMatcher, describeRange, listCalls, summarizeTools } from "./describe.js";
 import { unknownToolName } from "./names.js";
 import { requireBounds, requireMatcher, requireName, requireNames } from "./validate.js";
+import { at } from "../util/narrow.js";
 
 interface IndexedCall {
   readonly call: ToolCall;
@@ -53,7 +54,7 @@ export function tool(name: string): Check<Trace> {
       if (unknown) return unknown;
     }
     if (hits.length > 0) {
-      return { pass: true, message: `${name} was called ${hits.length} time(s), first at #${hits[0].index}`, callIndex: hits[0].index };
+      return { pass: true, message: `${name} was called ${hits.length} time(s), first at #${at(hits, 0).index}`, callIndex: at(hits, 0).index };
     }
     return {
       pass: false,
@@ -96,7 +97,7 @@ export function toolWith(name: string, args: ArgMatcher): Check<Trace> {
       message: `expected a call to ${name}${describeMatcher(args)}; none of its ${named.length} call(s) matched:\n${lines.join("\n")}`,
       expected: { name, args },
       actual: named.map(({ call }) => call.input),
-      callIndex: named[0].index,
+      callIndex: at(named, 0).index,
     };
   });
 }
@@ -120,7 +121,7 @@ export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
         message: `expected no call to ${name}${describeMatcher(args)}; found ${hits.length}:\n${listCalls(hits)}${hint}`,
         expected: { name, args, count: 0 },
         actual: hits.map(({ call }) => call.input),
-        callIndex: hits[0].index,
+        callIndex: at(hits, 0).index,
       };
     }
     const unknown = unknownNameVerdict("notTool", trace, [name]);
@@ -168,13 +169,13 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
         "  add the tool to the declaration if it is intended, or find why the agent reached for it",
       expected: allowed,
       actual: names,
-      callIndex: outside[0].index,
+      callIndex: at(outside, 0).index,
     };
   });
 }
 
 /** The number of calls to `name` (`"*"` for any tool) lies within bounds. */
-export function toolCount(name: string, bounds: { readonly min?: number; readonly max?: number }): Check<Trace> {
+export function toolCount(name: string, bounds: { readonly min?: number | undefined; readonly max?: number | undefined }): Check<Trace> {
   requireName("toolCount", "name", name);
   const { min, max } = requireBounds("toolCount", bounds);
   return defineTraceCheck("toolCount", { name, min, max }, (trace) => {

@@ -22,6 +22,7 @@ import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable } from "./describe.js";
 import { unknownNameVerdict } from "./tools.js";
 import { InvalidCheckError, requireMatcher } from "./validate.js";
+import { at } from "../util/narrow.js";
 
 export type TrajectoryMode = "strict" | "ordered" | "unordered" | "subset" | "superset";
 export type ArgsMode = "exact" | "ignore" | "subset" | "superset";
@@ -31,9 +32,9 @@ export type TrajectoryStep = string | { readonly name: string; readonly args?: A
 
 export interface TrajectoryOptions {
   /** @default "strict" */
-  readonly mode?: TrajectoryMode;
+  readonly mode?: TrajectoryMode | undefined;
   /** @default "ignore" */
-  readonly args?: ArgsMode;
+  readonly args?: ArgsMode | undefined;
   /** Per-tool argument mode, overriding `args` for that tool. */
   readonly toolArgs?: Readonly<Record<string, ArgsMode>>;
 }
@@ -52,7 +53,7 @@ function deepMatch(actual: unknown, expected: ArgValue | undefined): boolean {
   return actual === expected;
 }
 
-function stepMatches(call: ToolCall, step: { name: string; args?: ArgMatcher }, mode: ArgsMode): boolean {
+function stepMatches(call: ToolCall, step: { name: string; args?: ArgMatcher | undefined }, mode: ArgsMode): boolean {
   if (call.name !== step.name) return false;
   if (step.args === undefined || mode === "ignore") return true;
   switch (mode) {
@@ -72,7 +73,8 @@ function maxMatching(nLeft: number, nRight: number, edge: (l: number, r: number)
     for (let r = 0; r < nRight; r++) {
       if (seen[r] || !edge(l, r)) continue;
       seen[r] = true;
-      if (owner[r] === -1 || tryAssign(owner[r], seen)) {
+      const current = at(owner, r);
+      if (current === -1 || tryAssign(current, seen)) {
         owner[r] = l;
         return true;
       }
@@ -93,7 +95,7 @@ export function turnBlocks(calls: readonly ToolCall[]): number[][] {
   const blocks: number[][] = [];
   calls.forEach((c, i) => {
     const last = blocks[blocks.length - 1];
-    if (last && c.turn !== undefined && calls[last[0]].turn === c.turn) last.push(i);
+    if (last && c.turn !== undefined && at(calls, at(last, 0)).turn === c.turn) last.push(i);
     else blocks.push([i]);
   });
   return blocks;
@@ -117,10 +119,10 @@ export function orderedPrefix(nSteps: number, blocks: readonly (readonly number[
 }
 
 function rangeFits(from: number, to: number, block: readonly number[], edge: (call: number, step: number) => boolean): boolean {
-  return maxMatching(to - from, block.length, (s, c) => edge(block[c], from + s)).size === to - from;
+  return maxMatching(to - from, block.length, (s, c) => edge(at(block, c), from + s)).size === to - from;
 }
 
-function showStep(step: { name: string; args?: ArgMatcher }): string {
+function showStep(step: { name: string; args?: ArgMatcher | undefined }): string {
   return step.args ? `${step.name} ${formatValue(step.args, 60)}` : step.name;
 }
 
@@ -159,14 +161,17 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
     (trace) => {
       const calls = trace.toolCalls;
       const actual = calls.map((c) => c.name);
-      const edge = (c: number, s: number) => stepMatches(calls[c], steps[s], modeFor(steps[s].name));
+      const edge = (c: number, s: number) => {
+        const step = at(steps, s);
+        return stepMatches(at(calls, c), step, modeFor(step.name));
+      };
       const base = { expected: steps.map(showStep), actual };
       const unknown = unknownNameVerdict("trajectory", trace, [...new Set(steps.map((s) => s.name))].filter((n) => !actual.includes(n)));
       if (unknown) return { ...unknown, ...base };
       const fail = (why: string, callIndex?: number) => ({
         pass: false,
         message: `trajectory (${mode}, args ${argsMode}) differs: ${why}\n    expected: ${steps.map(showStep).join(" → ") || "(none)"}\n    actual:   ${actual.join(" → ") || "(no calls)"}`,
-        callIndex,
+        ...(callIndex === undefined ? {} : { callIndex }),
         ...base,
       });
       // Strict, unordered and subset all claim "nothing beyond the reference": an absence.
@@ -179,7 +184,7 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
         const placed = orderedPrefix(steps.length, turnBlocks(calls), edge);
         if (placed < steps.length) {
           const after = placed === 0 ? "" : ` after ${steps.slice(0, placed).map(showStep).join(" → ")}`;
-          return fail(`step ${placed + 1} (${showStep(steps[placed])}) never happened in order${after}`);
+          return fail(`step ${placed + 1} (${showStep(at(steps, placed))}) never happened in order${after}`);
         }
         return { pass: true, message: `all ${steps.length} reference call(s) happened in order (${calls.length} calls in all)` };
       }
@@ -192,7 +197,7 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
         for (const block of turnBlocks(calls)) {
           if (!rangeFits(from, from + block.length, block, edge)) {
             const which = block.length === 1 ? `step ${from + 1}` : `steps ${from + 1}–${from + block.length} (one turn of ${block.length} parallel calls)`;
-            return fail(`${which}: expected ${steps.slice(from, from + block.length).map(showStep).join(", ")}, got ${block.map((i) => `${calls[i].name} ${formatValue(calls[i].input, 60)}`).join(", ")}`, block[0]);
+            return fail(`${which}: expected ${steps.slice(from, from + block.length).map(showStep).join(", ")}, got ${block.map((i) => `${at(calls, i).name} ${formatValue(at(calls, i).input, 60)}`).join(", ")}`, block[0]);
           }
           from += block.length;
         }
@@ -201,21 +206,23 @@ export function trajectory(expected: readonly TrajectoryStep[], options: Traject
       if (mode === "strict") {
         const n = Math.max(calls.length, steps.length);
         for (let i = 0; i < n; i++) {
-          if (i >= calls.length) return fail(`step ${i + 1} (${showStep(steps[i])}) never happened`);
-          if (i >= steps.length) return fail(`extra call #${i} ${calls[i].name} beyond the reference`, i);
-          if (!edge(i, i)) return fail(`step ${i + 1}: expected ${showStep(steps[i])}, got ${calls[i].name} ${formatValue(calls[i].input, 80)}`, i);
+          const call = calls[i];
+          const step = steps[i];
+          if (!call) return fail(`step ${i + 1} (${showStep(at(steps, i))}) never happened`);
+          if (!step) return fail(`extra call #${i} ${call.name} beyond the reference`, i);
+          if (!edge(i, i)) return fail(`step ${i + 1}: expected ${showStep(step)}, got ${call.name} ${formatValue(call.input, 80)}`, i);
         }
         return { pass: true, message: `trajectory matches step for step (${calls.length} calls)` };
       }
       if (mode === "superset" || mode === "unordered") {
         const m = maxMatching(steps.length, calls.length, (s, c) => edge(c, s));
-        if (m.unmatchedLeft.length > 0) return fail(`reference call(s) not made: ${m.unmatchedLeft.map((s) => showStep(steps[s])).join(", ")}`);
+        if (m.unmatchedLeft.length > 0) return fail(`reference call(s) not made: ${m.unmatchedLeft.map((s) => showStep(at(steps, s))).join(", ")}`);
         if (mode === "unordered" && calls.length !== steps.length) return fail(`${calls.length - steps.length} call(s) beyond the reference`);
         return { pass: true, message: `all ${steps.length} reference call(s) made${mode === "unordered" ? ", nothing else" : ""}` };
       }
       const m = maxMatching(calls.length, steps.length, edge);
       if (m.unmatchedLeft.length > 0) {
-        const extra = m.unmatchedLeft.map((c) => `#${c} ${calls[c].name}`);
+        const extra = m.unmatchedLeft.map((c) => `#${c} ${at(calls, c).name}`);
         return fail(`call(s) outside the reference: ${extra.join(", ")}`, m.unmatchedLeft[0]);
       }
       return { pass: true, message: `all ${calls.length} call(s) are within the reference` };

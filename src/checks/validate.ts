@@ -41,7 +41,7 @@ export function requireNumber(kind: string, field: string, value: unknown, opts:
 }
 
 /** `{min?, max?}` with at least one bound, both non-negative integers, min ≤ max. */
-export function requireBounds(kind: string, bounds: unknown): { min?: number; max?: number } {
+export function requireBounds(kind: string, bounds: unknown): { min?: number | undefined; max?: number | undefined } {
   if (!isPlainObject(bounds)) throw new InvalidCheckError(kind, "bounds", "must be an object like { min: 1, max: 3 }", bounds);
   const { min, max } = bounds as { min?: unknown; max?: unknown };
   if (min === undefined && max === undefined) throw new InvalidCheckError(kind, "min/max", "needs at least one of min or max", bounds);

@@ -55,7 +55,7 @@ export function readSkillDeclaration(skillDir: string): { declaration: SkillDecl
   if (!m) return { declaration: { name: fallback }, problems: [`${file} has no frontmatter; start it with a --- block declaring name, description and allowed-tools`] };
   let front: unknown;
   try {
-    front = parseYaml(m[1]);
+    front = parseYaml(m[1] ?? "");
   } catch (error) {
     return { declaration: { name: fallback }, problems: [`${file}: the frontmatter is not valid YAML (${(error as Error).message.split("\n")[0]})`] };
   }

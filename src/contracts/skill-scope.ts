@@ -13,6 +13,7 @@ import { baseToolOf, restrictionOf, shellCommandOf } from "../effects/dialect.js
 import type { PurityLevel } from "../effects/effects.js";
 import { decidePurityGate } from "../effects/purity-gate.js";
 import { commandMatchesPattern, simpleCommands } from "../effects/bash/simple-commands.js";
+import { at } from "../util/narrow.js";
 
 interface IndexedCall {
   readonly call: ToolCall;
@@ -31,7 +32,7 @@ export function callsDuringSkill(trace: Trace, skill: string): IndexedCall[] | u
   const out: IndexedCall[] = [];
   for (const run of runs) {
     for (let i = run.callIndex + 1; i < trace.toolCalls.length; i++) {
-      const call = trace.toolCalls[i];
+      const call = at(trace.toolCalls, i);
       if (call.agent !== run.agent) continue;
       if (call.name === "Skill") break;
       out.push({ call, index: i });
@@ -87,7 +88,7 @@ export function skillTools(skill: string, allowed: readonly string[]): Check<Tra
           "  add the tool to allowed-tools if it is intended, or find why the skill reached for it",
         expected: allowed,
         actual: outside.map(({ call }) => call.name),
-        callIndex: outside[0].index,
+        callIndex: at(outside, 0).index,
       };
     }
     const unprovable = absenceUnprovable(trace);
@@ -115,7 +116,7 @@ export function skillPurity(skill: string, level: PurityLevel): Check<Trace> {
         message: `skill ${skill} is declared ${level}, but ${violations.length} call(s) while it was active broke that floor:\n${lines.join("\n")}`,
         expected: level,
         actual: violations.map(({ call }) => call.name),
-        callIndex: violations[0].index,
+        callIndex: at(violations, 0).index,
       };
     }
     const unprovable = absenceUnprovable(trace);

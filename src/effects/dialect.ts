@@ -101,7 +101,7 @@ export function shellCommandOf(input: unknown): string | undefined {
   if (Array.isArray(command) && command.every((c) => typeof c === "string")) {
     const argv = command as string[];
     // Codex sends ["bash", "-lc", "<script>"]; anything else is an argv, which we quote.
-    if (argv.length === 3 && /^(?:\/bin\/)?(?:ba|z)?sh$/.test(argv[0]) && /^-l?c$/.test(argv[1])) return argv[2];
+    if (argv.length === 3 && /^(?:\/bin\/)?(?:ba|z)?sh$/.test(argv[0] ?? "") && /^-l?c$/.test(argv[1] ?? "")) return argv[2];
     return argv.map((a) => (/^[\w./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
   }
   return undefined;

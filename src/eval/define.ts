@@ -12,6 +12,7 @@ import { uniqueLabels } from "../measure/summarise.js";
 import { validateThresholds } from "../measure/thresholds.js";
 import type { Thresholds } from "../measure/types.js";
 import type { Trace } from "../trace/types.js";
+import { at } from "../util/narrow.js";
 
 /** The mock tier: a runHarness spec (prompt + script + …), or one chosen per trial (a stochastic script from `context.random`). */
 export type MockSpec = Omit<ClaudeRunSpec, "signal">;
@@ -118,7 +119,7 @@ export function defineEval(spec: EvalSpec): EvalDefinition {
   if (!Number.isInteger(trials) || trials < 1) bad(name, "trials", "must be a positive integer", spec.trials);
   const thresholds = spec.thresholds ?? { min: 1 };
   const labels = uniqueLabels(spec.checks.map((c) => c.label ?? c.kind));
-  validateThresholds(thresholds, spec.checks.map((c, i) => ({ label: labels[i], kind: c.kind })), `defineEval(${JSON.stringify(name)}): thresholds`);
+  validateThresholds(thresholds, spec.checks.map((c, i) => ({ label: at(labels, i), kind: c.kind })), `defineEval(${JSON.stringify(name)}): thresholds`);
   const definition = { ...spec, name, trials, thresholds, seed: spec.seed ?? name, tiers: Object.freeze(tiers), checks: Object.freeze([...spec.checks]) };
   Object.defineProperty(definition, BRAND, { value: true });
   return Object.freeze(definition);

@@ -64,7 +64,7 @@ export async function loadEvalFile(path: string): Promise<LoadedEvalFile> {
     module = TS.has(ext) ? await importTypeScript(file) : ((await import(pathToFileURL(file).href)) as Record<string, unknown>);
   } catch (error) {
     if (error instanceof ProctorError) {
-      throw new ProctorError(error.code, `${path}: ${error.shortMessage}`, { detail: error.message.slice(error.shortMessage.length + 1) || undefined, cause: error });
+      throw new ProctorError(error.code, `${path}: ${error.shortMessage}`, { ...(error.message.length > error.shortMessage.length + 1 ? { detail: error.message.slice(error.shortMessage.length + 1) } : {}), cause: error });
     }
     throw new ProctorError("INVALID_INPUT", `cannot load eval file ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }

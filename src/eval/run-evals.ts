@@ -40,11 +40,11 @@ export interface RunEvalsOptions extends Pick<MeasureOptions, "shard" | "progres
   /** `auto`: the mock tier when an eval has one, else replay, else real, else its run function. @default "auto" */
   readonly tier?: TierChoice;
   /** Override every eval's trial count. */
-  readonly trials?: number;
+  readonly trials?: number | undefined;
   /** Override every eval's concurrency. */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** A cost cap for the whole run, shared by the evals in order. */
-  readonly budgetUsd?: number;
+  readonly budgetUsd?: number | undefined;
   /** Keep trials' Traces under `dir/<eval>/trial-N.json` (failing ones, or all) for `proctor show`. */
   readonly traces?: { readonly dir: string; readonly keep?: "failing" | "all" };
   /** Called before each eval starts. */

@@ -4,8 +4,8 @@ import type { BlockMechanism } from "./types.js";
 export interface HookInterpretation {
   readonly blocked: boolean;
   readonly blockedBy: BlockMechanism[];
-  readonly decision?: string;
-  readonly reason?: string;
+  readonly decision?: string | undefined;
+  readonly reason?: string | undefined;
   readonly json?: Record<string, unknown>;
   readonly jsonError?: string;
 }

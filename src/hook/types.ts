@@ -23,7 +23,7 @@ export interface HookRunResult {
   /** Every mechanism that fired, in a stable order. */
   readonly blockedBy: readonly BlockMechanism[];
   /** `permissionDecision` or `decision` as stated by the hook's JSON. */
-  readonly decision?: string;
+  readonly decision?: string | undefined;
   /** The reason the hook gave (permissionDecisionReason, reason, stopReason, or stderr on exit 2). */
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }

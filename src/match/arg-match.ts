@@ -32,8 +32,7 @@ export function matchArgs(input: unknown, matcher: ArgMatcher): boolean {
 }
 
 function mismatchObject(input: unknown, matcher: ArgMatcher, prefix: string): ArgMismatch | undefined {
-  for (const key of Object.keys(matcher)) {
-    const expected = matcher[key];
+  for (const [key, expected] of Object.entries(matcher)) {
     const actual = lookup(input, key);
     const path = prefix ? `${prefix}.${key}` : key;
     const miss = mismatchValue(actual, expected, path);

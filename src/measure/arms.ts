@@ -9,6 +9,7 @@ import type { Trace } from "../trace/types.js";
 import { compareReports, type CompareOptions, type ReportComparison } from "./compare-reports.js";
 import { measure, type MeasureOptions } from "./measure.js";
 import type { CheckReport } from "./types.js";
+import { at } from "../util/narrow.js";
 
 /**
  * Options of measureArms: measure's, with one `run` per arm. The budget applies to each arm;
@@ -39,8 +40,12 @@ export async function measureArms<T = Trace>(options: MeasureArmsOptions<T>): Pr
   const { arms, compare, ...shared } = options;
   const limit = pLimit(options.concurrency ?? 1);
   const traces = (name: string) => (shared.keepTraces ? { keepTraces: shared.keepTraces.replace(/(\.jsonl)?$/, `.${name}$1`) } : {});
-  const reports = await Promise.all(names.map((name) => measure<T>({ ...shared, ...traces(name), run: arms[name], name, limit, progress: options.progress ?? false })));
-  const byName = Object.fromEntries(names.map((n, i) => [n, reports[i]]));
-  const comparisons = Object.fromEntries(names.slice(1).map((n) => [n, compareReports(byName[names[0]], byName[n], compare)]));
-  return { baseline: names[0], reports: byName, comparisons };
+  const runs = Object.entries(arms);
+  const reports = await Promise.all(runs.map(([name, run]) => measure<T>({ ...shared, ...traces(name), run, name, limit, progress: options.progress ?? false })));
+  const named = runs.map(([n], i) => [n, at(reports, i)] as const);
+  // At least two arms (checked above): the first is the baseline.
+  const [baseline, first] = at(named, 0);
+  const byName = Object.fromEntries(named);
+  const comparisons = Object.fromEntries(named.slice(1).map(([n, report]) => [n, compareReports(first, report, compare)]));
+  return { baseline, reports: byName, comparisons };
 }

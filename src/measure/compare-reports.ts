@@ -9,6 +9,7 @@ import { compareProportions, holmAdjust } from "../stats/compare.js";
 import type { Interval } from "../stats/proportion.js";
 import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats } from "./types.js";
+import { at } from "../util/narrow.js";
 
 /** What happened to one check between two reports. */
 export type ChangeVerdict = "regressed" | "improved" | "unchanged" | "new" | "missing";
@@ -55,13 +56,13 @@ export interface ReportComparison {
 /** Options of compareReports. */
 export interface CompareOptions {
   /** Significance level. @default 0.05 */
-  readonly alpha?: number;
+  readonly alpha?: number | undefined;
   /**
    * `holm` controls the chance of any false alarm across all compared checks at alpha;
    * `none` holds each check to alpha on its own (more alarms, more false ones).
    * @default "holm"
    */
-  readonly correction?: "holm" | "none";
+  readonly correction?: "holm" | "none" | undefined;
 }
 
 const side = (c: CheckStats): SideCounts => ({ n: c.n, passes: c.passes, rate: c.rate });
@@ -86,8 +87,8 @@ export function compareReports(baseline: CheckReport, candidate: CheckReport, op
   const rows: CheckComparison[] = [];
   paired.forEach((b, i) => {
     const a = before.get(b.label)!;
-    const { diff, diffInterval, pValue } = tests[i];
-    const p = adjusted[i];
+    const { diff, diffInterval, pValue } = at(tests, i);
+    const p = at(adjusted, i);
     let verdict: ChangeVerdict = "unchanged";
     let note: string;
     if (diff === null) note = `cannot compare: ${a.n === 0 ? "the baseline" : "the candidate"} has no evaluated trials`;

@@ -21,6 +21,7 @@ import { Tally } from "./tally.js";
 import { validateThresholds } from "./thresholds.js";
 import { openTraceLog, type TraceLog } from "./trace-log.js";
 import { REPORT_VERSION, type CheckReport, type ShardSpec, type StopInfo, type Thresholds } from "./types.js";
+import { at } from "../util/narrow.js";
 
 /** What each trial's `run` receives besides its index. */
 export interface TrialContext {
@@ -57,7 +58,7 @@ export interface MeasureOptions<T = Trace> {
   readonly earlyStop?: boolean | EarlyStop;
   readonly budget?: Budget;
   /** Run only this slice of the trials: `"2/4"` or { index, count }. */
-  readonly shard?: string | ShardSpec;
+  readonly shard?: string | ShardSpec | undefined;
   /** Stream every Trace (and every trial error) to this JSONL file as trials finish. */
   readonly keepTraces?: string;
   /**
@@ -111,7 +112,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   validateBudget(options.budget);
 
   const labels = uniqueLabels(checks.map((c) => c.label ?? c.kind));
-  const described = checks.map((c, i) => ({ label: labels[i], kind: c.kind, json: c.toJSON() }));
+  const described = checks.map((c, i) => ({ label: at(labels, i), kind: c.kind, json: c.toJSON() }));
   if (options.thresholds) validateThresholds(options.thresholds, described, "measure: thresholds");
   const early = resolveEarlyStop(options.earlyStop, options.thresholds);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
@@ -133,7 +134,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     done: tally.completed + tally.errored,
     total: end - start,
     errored: tally.errored,
-    checks: described.map((c, i) => ({ label: c.label, passes: tally.passes[i], n: tally.completed })),
+    checks: described.map((c, i) => ({ label: c.label, passes: at(tally.passes, i), n: tally.completed })),
     costUsd: tally.costUsd,
     elapsedMs: performance.now() - t0,
   });
@@ -185,10 +186,10 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       return;
     }
     if (failure !== undefined) tally.recordError(trial, failure);
-    if (log) await log.write(failure === undefined ? { trial, trace: target } : { trial, error: tally.errors[tally.errors.length - 1].message });
+    if (log) await log.write(failure === undefined ? { trial, trace: target } : { trial, error: at(tally.errors, tally.errors.length - 1).message });
     progress.update(state());
     if (early && !stopped && options.thresholds) {
-      stopped = earlyStopDecision(early, options.thresholds, described.map((c, i) => ({ ...c, passes: tally.passes[i] })), tally.completed);
+      stopped = earlyStopDecision(early, options.thresholds, described.map((c, i) => ({ ...c, passes: at(tally.passes, i) })), tally.completed);
     }
   };
 
@@ -222,7 +223,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     errors: tally.sortedErrors(),
     usage: tally.usageTotals(),
     ...(options.thresholds ? { thresholds: options.thresholds } : {}),
-    ...(cutShort ? { stopped } : {}),
+    ...(cutShort && stopped ? { stopped } : {}),
     ...(incomplete ? { incomplete } : {}),
     failureExamples: maxExamples,
     ...(skipped !== undefined ? { skipped: { reason: skipped } } : {}),

@@ -20,8 +20,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** Refuse to merge reports of different measurements: a merge of unlike things would print wrong numbers. */
 function requireCompatible(reports: readonly CheckReport[], names: readonly string[]): void {
   const [first] = reports;
+  if (!first) return;
   reports.forEach((r, i) => {
-    const who = `${names[0]} vs ${names[i]}`;
+    const who = `${nameAt(names, 0)} vs ${nameAt(names, i)}`;
     if (r.name !== first.name) mismatch("the reports are of different evals", `  ${who}: ${JSON.stringify(first.name)} vs ${JSON.stringify(r.name)}`);
     if (r.metadata.proctorVersion !== first.metadata.proctorVersion) {
       mismatch("the reports were written by different proctor versions", `  ${who}: ${first.metadata.proctorVersion} vs ${r.metadata.proctorVersion} — re-run every shard with one version`);
@@ -35,9 +36,11 @@ function requireCompatible(reports: readonly CheckReport[], names: readonly stri
     if (!same(r.k, first.k)) mismatch("the reports computed pass@k for different k", `  ${who}: ${JSON.stringify(first.k)} vs ${JSON.stringify(r.k)}`);
     if (!same(r.thresholds, first.thresholds)) mismatch("the reports record different thresholds", `  ${who}`);
     const labels = (x: CheckReport) => x.checks.map((c) => c.label);
-    if (!same(labels(r), labels(first))) mismatch("the reports have different checks", `  ${names[0]}: ${labels(first).join(", ")}\n  ${names[i]}: ${labels(r).join(", ")}`);
+    if (!same(labels(r), labels(first))) mismatch("the reports have different checks", `  ${nameAt(names, 0)}: ${labels(first).join(", ")}\n  ${nameAt(names, i)}: ${labels(r).join(", ")}`);
+    // Same labels, so both lists have the same length: zip them.
     r.checks.forEach((c, j) => {
-      if (!same(c.check, first.checks[j].check)) mismatch(`check ${JSON.stringify(c.label)} differs between the reports`, `  ${who}: ${JSON.stringify(first.checks[j].check)} vs ${JSON.stringify(c.check)}`);
+      const theirs = first.checks[j]?.check;
+      if (!same(c.check, theirs)) mismatch(`check ${JSON.stringify(c.label)} differs between the reports`, `  ${who}: ${JSON.stringify(theirs)} vs ${JSON.stringify(c.check)}`);
     });
   });
 }
@@ -52,11 +55,12 @@ function shardsOf(r: CheckReport): string[] {
  * slice. Returns the shards of the split that are missing (none for unsharded reports).
  */
 function checkShardSet(reports: readonly CheckReport[], names: readonly string[]): string[] {
-  const listed = reports.map((r, i) => ({ shards: shardsOf(r), name: names[i], report: r }));
+  const listed = reports.map((r, i) => ({ shards: shardsOf(r), name: nameAt(names, i), report: r }));
   const sharded = listed.filter((l) => l.shards.length > 0);
-  if (sharded.length === 0) return [];
+  const [firstSharded] = sharded;
+  if (!firstSharded) return [];
   const unsharded = listed.find((l) => l.shards.length === 0);
-  if (unsharded) mismatch("an unsharded report cannot merge with shards", `  ${unsharded.name} ran every trial; ${sharded[0].name} is shard ${sharded[0].shards[0]}`);
+  if (unsharded) mismatch("an unsharded report cannot merge with shards", `  ${unsharded.name} ran every trial; ${firstSharded.name} is shard ${firstSharded.shards[0]}`);
   const counts = new Set(sharded.flatMap((l) => l.shards.map((s) => parseShard(s).count)));
   if (counts.size > 1) mismatch("the shards come from different splits", `  ${listed.map((l) => `${l.name}: ${l.shards.join(", ")}`).join("\n  ")}`);
   const seen = new Map<string, string>();
@@ -71,7 +75,7 @@ function checkShardSet(reports: readonly CheckReport[], names: readonly string[]
       if (outside) mismatch(`${l.name} holds trials outside shard ${formatShard(l.report.shard)}`, `  trials ${outside[0]}–${outside[1] - 1}, but shard ${formatShard(l.report.shard)} of ${l.report.trials.requested} is trials ${slice.start}–${slice.end - 1}`);
     }
   }
-  const count = [...counts][0];
+  const [count = 0] = counts;
   return Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((s) => !seen.has(s));
 }
 
@@ -89,32 +93,36 @@ function mergedIncompleteness(reports: readonly CheckReport[], missing: readonly
   if (missing.length > 0) {
     return { reason: "missing-shards", message: `shard${missing.length === 1 ? "" : "s"} ${missing.join(", ")} missing: their trials never ran in this merge${also}`, missingShards: missing };
   }
-  if (cuts.length === 0) return undefined;
-  return { reason: cuts[0].reason, message: cuts.map((c) => c.message).join("; ") };
+  const [firstCut] = cuts;
+  if (!firstCut) return undefined;
+  return { reason: firstCut.reason, message: cuts.map((c) => c.message).join("; ") };
 }
 
 /** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
 export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
-  if (reports.length === 0) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
+  const [first] = reports;
+  if (!first) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
   // Objects handed over in code get the same schema check as files read by `proctor merge`.
-  reports.forEach((r, i) => validateCheckReport(r, names[i]));
+  reports.forEach((r, i) => validateCheckReport(r, nameAt(names, i)));
   requireCompatible(reports, names);
   const missing = checkShardSet(reports, names);
   // Every trial index must come from exactly one report.
   const slices = reports
-    .flatMap((r, i) => r.trials.ranges.map(([start, end]) => ({ start, end, report: i })))
+    .flatMap((r, i) => r.trials.ranges.map(([start, end]) => ({ start, end, report: i, source: r })))
     .sort((a, b) => a.start - b.start);
-  for (let i = 1; i < slices.length; i++) {
-    if (slices[i].start < slices[i - 1].end) {
-      mismatch(`trial ${slices[i].start} is in two reports`, `  ${names[slices[i - 1].report]} and ${names[slices[i].report]} overlap — the same shard given twice, or shards of different splits`);
+  slices.forEach((s, i) => {
+    const prev = slices[i - 1];
+    if (prev && s.start < prev.end) {
+      mismatch(`trial ${s.start} is in two reports`, `  ${nameAt(names, prev.report)} and ${nameAt(names, s.report)} overlap — the same shard given twice, or shards of different splits`);
     }
-  }
+  });
   // Each report's outcome strings are in its own range order: cut them into per-range pieces.
   const offsets = reports.map(() => 0);
   const pieces = slices.map((s) => {
-    const from = offsets[s.report];
-    offsets[s.report] += s.end - s.start;
-    return { ...s, from, to: offsets[s.report] };
+    const from = offsets[s.report] ?? 0;
+    const to = from + s.end - s.start;
+    offsets[s.report] = to;
+    return { ...s, from, to };
   });
   const ranges: [number, number][] = [];
   for (const s of slices) {
@@ -123,21 +131,22 @@ export function mergeReports(reports: readonly CheckReport[], names: readonly st
     else ranges.push([s.start, s.end]);
   }
 
-  const first = reports[0];
   // The configured count; reports written before it was recorded fall back to the longest list.
   const examples = first.failureExamples ?? Math.max(0, ...reports.flatMap((r) => r.checks.map((c) => c.failures.length)));
+  // requireCompatible made every report's checks line up with `first`'s, label for label.
+  const checkAt = (r: CheckReport, j: number) => r.checks[j] ?? mismatch("the reports have different checks", `  check ${j + 1} is missing`);
   const checks = first.checks.map((c, j) => {
     const failures: TrialFailure[] = [];
-    for (const r of reports) for (const f of r.checks[j].failures) keepLowest(failures, f, examples);
+    for (const r of reports) for (const f of checkAt(r, j).failures) keepLowest(failures, f, examples);
     return summariseCheck(
       {
         label: c.label,
         kind: c.kind,
         check: c.check,
-        n: sum(reports.map((r) => r.checks[j].n)),
-        passes: sum(reports.map((r) => r.checks[j].passes)),
-        scoreUnits: sum(reports.map((r) => Math.round(r.checks[j].scoreSum * UNITS))),
-        outcomes: pieces.map((p) => reports[p.report].checks[j].outcomes.slice(p.from, p.to)).join(""),
+        n: sum(reports.map((r) => checkAt(r, j).n)),
+        passes: sum(reports.map((r) => checkAt(r, j).passes)),
+        scoreUnits: sum(reports.map((r) => Math.round(checkAt(r, j).scoreSum * UNITS))),
+        outcomes: pieces.map((p) => checkAt(p.source, j).outcomes.slice(p.from, p.to)).join(""),
         failures,
       },
       first.confidence,
@@ -153,8 +162,10 @@ export function mergeReports(reports: readonly CheckReport[], names: readonly st
     trialsWithUsage: sum(reports.map((r) => r.usage.trialsWithUsage)),
   };
   const t = reports.map((r) => r.trials);
-  const stops = reports.flatMap((r, i) => (r.stopped ? [{ ...r.stopped, message: `${r.shard ? `shard ${formatShard(r.shard)}` : names[i]}: ${r.stopped.message}` }] : []));
+  const stops = reports.flatMap((r, i) => (r.stopped ? [{ ...r.stopped, message: `${r.shard ? `shard ${formatShard(r.shard)}` : nameAt(names, i)}: ${r.stopped.message}` }] : []));
+  const [firstStop] = stops;
   const skips = reports.flatMap((r) => (r.skipped ? [r.skipped.reason] : []));
+  const [firstSkip] = skips;
   const union = (pick: (r: CheckReport) => readonly string[]) => [...new Set(reports.flatMap(pick))].sort();
   const incomplete = mergedIncompleteness(reports, missing);
   const merged: CheckReport = {
@@ -176,20 +187,25 @@ export function mergeReports(reports: readonly CheckReport[], names: readonly st
     errors: reports.flatMap((r) => r.errors).sort((a, b) => a.trial - b.trial),
     usage: summariseUsage(usage),
     ...(first.thresholds ? { thresholds: first.thresholds } : {}),
-    ...(stops.length ? { stopped: { reason: stops[0].reason, ...(stops[0].limit ? { limit: stops[0].limit } : {}), message: stops.map((s) => s.message).join("; ") } } : {}),
-    ...(skips.length === reports.length ? { skipped: { reason: skips[0] } } : {}),
+    ...(firstStop ? { stopped: { reason: firstStop.reason, ...(firstStop.limit ? { limit: firstStop.limit } : {}), message: stops.map((s) => s.message).join("; ") } } : {}),
+    ...(firstSkip !== undefined && skips.length === reports.length ? { skipped: { reason: firstSkip } } : {}),
     ...(incomplete ? { incomplete } : {}),
     ...(first.failureExamples !== undefined ? { failureExamples: first.failureExamples } : {}),
-    mergedFrom: reports.flatMap((r, i) => (r.mergedFrom ? r.mergedFrom : [r.shard ? formatShard(r.shard) : names[i]])),
+    mergedFrom: reports.flatMap((r, i) => (r.mergedFrom ? r.mergedFrom : [r.shard ? formatShard(r.shard) : nameAt(names, i)])),
     metadata: { proctorVersion: first.metadata.proctorVersion, agentVersions: union((r) => r.metadata.agentVersions), models: union((r) => r.metadata.models) },
     timing: {
-      startedAt: reports.map((r) => r.timing.startedAt).sort()[0],
-      finishedAt: reports.map((r) => r.timing.finishedAt).sort().reverse()[0],
+      startedAt: reports.map((r) => r.timing.startedAt).sort()[0] ?? first.timing.startedAt,
+      finishedAt: reports.map((r) => r.timing.finishedAt).sort().reverse()[0] ?? first.timing.finishedAt,
       wallMs: Math.max(...reports.map((r) => r.timing.wallMs)),
       agentMs: sum(reports.map((r) => r.timing.agentMs)),
     },
   };
   return merged;
+}
+
+/** The label of report `i` in errors: its given name, or its position when `names` is short. */
+function nameAt(names: readonly string[], i: number): string {
+  return names[i] ?? `report ${i + 1}`;
 }
 
 function sum(values: readonly number[]): number {

@@ -5,7 +5,7 @@
 
 /** What the progress line shows. */
 export interface ProgressState {
-  readonly name?: string;
+  readonly name?: string | undefined;
   readonly done: number;
   readonly total: number;
   readonly errored: number;

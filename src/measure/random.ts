@@ -3,6 +3,7 @@
  * only on (seed, trial index) — not on concurrency, completion order or which shard ran it — so a
  * sharded run and an unsharded one with the same seed make the same draws, trial for trial.
  */
+import { at } from "../util/narrow.js";
 
 /** A deterministic source of uniform draws. */
 export interface Random {
@@ -67,7 +68,7 @@ export function seededRandom(seed: number | string): Random {
     },
     pick(items) {
       if (items.length === 0) throw new RangeError("pick(items) needs at least one item");
-      return items[Math.floor(next() * items.length)];
+      return at(items, Math.floor(next() * items.length));
     },
   };
 }

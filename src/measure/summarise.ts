@@ -6,6 +6,7 @@ import type { CheckJSON } from "../checks/check.js";
 import { passAtK, passHatK } from "../stats/pass-at-k.js";
 import { rate, standardError, wilsonInterval } from "../stats/proportion.js";
 import type { CheckStats, TrialFailure, UsageTotals } from "./types.js";
+import { at } from "../util/narrow.js";
 
 /** Scores and costs are summed as integers (1e-9 units) so the total never depends on the order. */
 export const UNITS = 1e9;
@@ -75,9 +76,10 @@ export function summariseUsage(u: UsageCounts): UsageTotals {
 /** Insert into a list kept sorted by trial and cut to `max`: the examples never depend on completion order. */
 export function keepLowest(list: TrialFailure[], item: TrialFailure, max: number): void {
   if (max <= 0) return; // no examples wanted (and no last one to compare with)
-  if (list.length >= max && item.trial > list[list.length - 1].trial) return;
+  const last = list.at(-1);
+  if (list.length >= max && last && item.trial > last.trial) return;
   let i = list.length;
-  while (i > 0 && list[i - 1].trial > item.trial) i--;
+  while (i > 0 && at(list, i - 1).trial > item.trial) i--;
   list.splice(i, 0, item);
   if (list.length > max) list.pop();
 }

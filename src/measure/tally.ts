@@ -7,6 +7,7 @@ import { isProctorError } from "../errors/proctor-error.js";
 import type { Usage } from "../trace/types.js";
 import { emptyUsage, keepLowest, summariseCheck, summariseUsage, UNITS, type UsageCounts } from "./summarise.js";
 import type { CheckStats, TrialError, TrialFailure, TrialSummary } from "./types.js";
+import { at } from "../util/narrow.js";
 
 const NOT_RUN = 0;
 const COMPLETED = 1;
@@ -55,12 +56,13 @@ export class Tally {
     this.completed++;
     results.forEach((r, c) => {
       const score = Number.isFinite(r.score) ? Math.min(1, Math.max(0, r.score)) : 0;
-      this.scoreUnits[c] += Math.round(score * UNITS);
+      // One result per check, in the checks' order: `c` indexes every per-check array.
+      this.scoreUnits[c] = at(this.scoreUnits, c) + Math.round(score * UNITS);
       if (r.pass) {
-        this.pass[c][trial - this.start] = 1;
-        this.passes[c]++;
+        at(this.pass, c)[trial - this.start] = 1;
+        this.passes[c] = at(this.passes, c) + 1;
       } else {
-        keepLowest(this.failures[c], { trial, message: cut(r.message) }, this.maxExamples);
+        keepLowest(at(this.failures, c), { trial, message: cut(r.message) }, this.maxExamples);
       }
     });
     const u = target.usage;
@@ -108,8 +110,9 @@ export class Tally {
   /** One character per trial that ran: `1`, `0`, or `E`. */
   outcomes(c: number): string {
     const chars: string[] = [];
+    const pass = at(this.pass, c);
     for (let i = 0; i < this.status.length; i++) {
-      if (this.status[i] === COMPLETED) chars.push(this.pass[c][i] ? "1" : "0");
+      if (this.status[i] === COMPLETED) chars.push(pass[i] ? "1" : "0");
       else if (this.status[i] === ERRORED) chars.push("E");
     }
     return chars.join("");
@@ -118,7 +121,7 @@ export class Tally {
   checkStats(confidence: number, ks: readonly number[]): CheckStats[] {
     return this.checks.map((check, c) =>
       summariseCheck(
-        { label: check.label, kind: check.kind, check: check.json, n: this.completed, passes: this.passes[c], scoreUnits: this.scoreUnits[c], outcomes: this.outcomes(c), failures: this.failures[c] },
+        { label: check.label, kind: check.kind, check: check.json, n: this.completed, passes: at(this.passes, c), scoreUnits: at(this.scoreUnits, c), outcomes: this.outcomes(c), failures: at(this.failures, c) },
         confidence,
         ks,
       ),

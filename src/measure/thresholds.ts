@@ -101,8 +101,10 @@ export function validateThresholds(thresholds: Thresholds, checks: readonly Pick
 /** The minimum for one check: per[label], then per[kind], then min. */
 export function thresholdFor(thresholds: Thresholds, check: Pick<CheckStats, "label" | "kind">): { min: number; source: "label" | "kind" | "min" } | undefined {
   const per = thresholds.per ?? {};
-  if (Object.hasOwn(per, check.label)) return { min: per[check.label], source: "label" };
-  if (Object.hasOwn(per, check.kind)) return { min: per[check.kind], source: "kind" };
+  const byLabel = Object.hasOwn(per, check.label) ? per[check.label] : undefined;
+  if (byLabel !== undefined) return { min: byLabel, source: "label" };
+  const byKind = Object.hasOwn(per, check.kind) ? per[check.kind] : undefined;
+  if (byKind !== undefined) return { min: byKind, source: "kind" };
   if (thresholds.min !== undefined) return { min: thresholds.min, source: "min" };
   return undefined;
 }

@@ -11,9 +11,9 @@ import { renderFailures } from "../expect.js";
 
 interface ProctorMatchers<R = unknown> {
   /** The check holds for the received Trace (or HookRunResult). */
-  toPass(check: Check<any>): R;
+  toPass(check: Check<never>): R;
   /** Every check holds; the failure lists each failed check with its message. */
-  toPassAll(checks: readonly Check<any>[]): R;
+  toPassAll(checks: readonly Check<never>[]): R;
 }
 
 declare module "vitest" {
@@ -38,11 +38,14 @@ try {
 }
 
 vitestExpect.extend({
-  toPass(received: unknown, check: Check<unknown>) {
+  // `Check<never>` accepts a check of any target type; `received` is untyped in vitest, so the
+  // check judges whatever it is given, as `evalChecks` does at run time.
+  toPass(received: unknown, check: Check<never>) {
     if (typeof check?.eval !== "function") {
       throw new TypeError(`toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`);
     }
-    const [r] = evalChecks(received, [check]);
+    const [r] = evalChecks(received, [check as Check<unknown>]);
+    if (!r) throw new Error("proctor internal error: evalChecks returned no result for one check");
     if (this.isNot && r.inconclusive) {
       // Undecided is not a failure that `.not` can turn into a pass.
       return { pass: true, message: () => `${r.label} could not be decided, so it cannot be negated: ${r.message}` };
@@ -54,9 +57,9 @@ vitestExpect.extend({
       expected: r.expected,
     };
   },
-  toPassAll(received: unknown, checks: readonly Check<unknown>[]) {
+  toPassAll(received: unknown, checks: readonly Check<never>[]) {
     if (!checkList(checks)) throw new TypeError("toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing");
-    const results = evalChecks(received, checks);
+    const results = evalChecks(received, checks as readonly Check<unknown>[]);
     const failures = results.filter((r) => !r.pass);
     const undecided = results.filter((r) => r.inconclusive);
     if (this.isNot && undecided.length > 0) {

@@ -137,7 +137,8 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
   problems.unknownKeys("", value, ["$schema", "dialect", "defaultDenySensitive", "rules", "tools"]);
   let dialect = claudeCodeDialect;
   if (value.dialect !== undefined) {
-    if (typeof value.dialect === "string" && DIALECTS[value.dialect]) dialect = DIALECTS[value.dialect];
+    const named = typeof value.dialect === "string" ? DIALECTS[value.dialect] : undefined;
+    if (named) dialect = named;
     else problems.add("dialect", `must be one of ${Object.keys(DIALECTS).join(", ")}`, value.dialect);
   }
   if (value.defaultDenySensitive !== undefined && typeof value.defaultDenySensitive !== "boolean") {

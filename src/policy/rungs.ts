@@ -105,7 +105,7 @@ export interface GateQuery {
   readonly toolName: string;
   readonly rung: ApprovalRung;
   /** Is the shell gate wired? Default true. */
-  readonly gateShell?: boolean;
+  readonly gateShell?: boolean | undefined;
   /** The shell tools' names. Default {@link SHELL_TOOL_NAMES}. */
   readonly shellTools?: readonly string[];
 }

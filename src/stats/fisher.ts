@@ -9,11 +9,11 @@
 import { requireCounts } from "./counts.js";
 
 const TABLE = new Float64Array(1025);
-for (let i = 2; i < TABLE.length; i++) TABLE[i] = TABLE[i - 1] + Math.log(i);
+for (let i = 2, sum = 0; i < TABLE.length; i++) TABLE[i] = sum += Math.log(i);
 
 /** ln(n!) — a table to 1024, Stirling's series beyond (error below 1e-14 there). */
 export function logFactorial(n: number): number {
-  if (n < TABLE.length) return TABLE[n];
+  if (n < TABLE.length) return TABLE[n] ?? NaN; // a non-integer n has no entry
   const inv = 1 / n;
   const inv2 = inv * inv;
   return n * Math.log(n) - n + 0.5 * Math.log(2 * Math.PI * n) + inv * (1 / 12 - inv2 * (1 / 360 - inv2 / 1260));

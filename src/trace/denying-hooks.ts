@@ -1,6 +1,7 @@
 /** Which hook event denied which call: the evidence a `deniedBy: "hook"` rests on. */
 import { interpretHookOutput } from "../hook/interpret.js";
 import type { HookEvent } from "./types.js";
+import { at } from "../util/narrow.js";
 
 /** A call as the transcript reader holds it while reading. */
 export interface PendingCall {
@@ -20,7 +21,7 @@ export interface PendingCall {
 export function tieDenyingHooks(hooks: HookEvent[], calls: readonly PendingCall[], byId: ReadonlyMap<string, PendingCall>): void {
   const claim = (i: number, call: PendingCall) => {
     call.denyingHook = i;
-    hooks[i] = { ...hooks[i], callId: call.id };
+    hooks[i] = { ...at(hooks, i), callId: call.id };
   };
   const free = (c: PendingCall | undefined): c is PendingCall => c !== undefined && c.isError === true && c.denyingHook === undefined;
   const leftover: number[] = [];
@@ -34,7 +35,8 @@ export function tieDenyingHooks(hooks: HookEvent[], calls: readonly PendingCall[
     else leftover.push(i);
   });
   for (const i of leftover) {
-    const call = hooks[i].callId === undefined ? undefined : byId.get(hooks[i].callId!);
+    const callId = at(hooks, i).callId;
+    const call = callId === undefined ? undefined : byId.get(callId);
     if (free(call)) claim(i, call);
   }
 }

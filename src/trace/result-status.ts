@@ -26,7 +26,7 @@ function envelopeIn(result: string): { status?: ToolStatus; effects: readonly un
     return undefined;
   }
   const envelope = readToolResultEnvelope(value);
-  return envelope ? { status: envelope.status, effects: envelope.effects } : undefined;
+  return envelope ? { ...(envelope.status === undefined ? {} : { status: envelope.status }), effects: envelope.effects } : undefined;
 }
 
 /** What the run recorded about a call besides its result text. */

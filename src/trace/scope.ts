@@ -9,12 +9,13 @@ import { filesFromCalls } from "./files-from-calls.js";
  * usage and turns are run-wide, so the view has none and resource checks fail closed on it.
  */
 export function subagentView(trace: Trace, run: SubagentRun): Trace {
-  const indices = trace.toolCalls.flatMap((c, i) => (c.agent === run.id ? [i] : []));
-  const callIds = new Set(indices.map((i) => trace.toolCalls[i].id));
-  const hookIndices = trace.hooks.flatMap((h, i) => (h.callId !== undefined && callIds.has(h.callId) ? [i] : []));
+  const own = trace.toolCalls.flatMap((c, i) => (c.agent === run.id ? [{ c, i }] : []));
+  const indices = own.map(({ i }) => i);
+  const callIds = new Set(own.map(({ c }) => c.id));
+  const ownHooks = trace.hooks.flatMap((h, i) => (h.callId !== undefined && callIds.has(h.callId) ? [{ h, i }] : []));
+  const hookIndices = ownHooks.map(({ i }) => i);
   // A denying hook is named by its index in the hooks list, which the view renumbers.
-  const toolCalls = indices.map((i) => {
-    const c = trace.toolCalls[i];
+  const toolCalls = own.map(({ c }) => {
     return c.denyingHook === undefined ? c : { ...c, denyingHook: hookIndices.indexOf(c.denyingHook) };
   });
   const localAt = (at: number) => indices.filter((i) => i < at).length;
@@ -27,11 +28,11 @@ export function subagentView(trace: Trace, run: SubagentRun): Trace {
     skills: trace.skills
       .filter((s) => s.agent === run.id)
       .map((s) => ({ ...s, callIndex: indices.indexOf(s.callIndex) })),
-    hooks: hookIndices.map((i) => ({ ...trace.hooks[i], at: localAt(trace.hooks[i].at) })),
+    hooks: ownHooks.map(({ h }) => ({ ...h, at: localAt(h.at) })),
     replies: run.output === undefined ? [] : [{ text: run.output, at: toolCalls.length }],
-    output: run.output,
+    ...(run.output === undefined ? {} : { output: run.output }),
     files: filesFromCalls(toolCalls, trace.source.cwd),
-    modelRequests: trace.modelRequests?.filter((r) => r.agent === run.type),
+    ...(trace.modelRequests ? { modelRequests: trace.modelRequests.filter((r) => r.agent === run.type) } : {}),
     errors: trace.errors,
   };
 }
@@ -44,7 +45,10 @@ export function mainAgentView(trace: Trace): Trace {
     toolCalls,
     skills: trace.skills
       .filter((s) => s.agent === MAIN_AGENT)
-      .map((s) => ({ ...s, callIndex: toolCalls.indexOf(trace.toolCalls[s.callIndex]) })),
-    modelRequests: trace.modelRequests?.filter((r) => r.agent === MAIN_AGENT),
+      .map((s) => {
+        const call = trace.toolCalls[s.callIndex];
+        return { ...s, callIndex: call === undefined ? -1 : toolCalls.indexOf(call) };
+      }),
+    ...(trace.modelRequests ? { modelRequests: trace.modelRequests.filter((r) => r.agent === MAIN_AGENT) } : {}),
   };
 }

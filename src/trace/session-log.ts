@@ -55,8 +55,8 @@ export function isSessionLog(text: string): boolean {
 function parseLines(text: string, file: string): Json[] {
   const out: Json[] = [];
   const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
     if (line === "") continue;
     try {
       const value = JSON.parse(line) as unknown;
@@ -205,7 +205,9 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
     // The log holds no result line; the answer, the turn count and the summed usage are what it
     // proves. Cost is not logged, so cost() fails on such a Trace instead of passing on a guess.
     const answer = main.filter((e) => e.type === "assistant" && (e.message as Json | undefined)?.id === (last!.message as Json).id).map(assistantText).join("");
-    const duration = stamps.length ? Date.parse(stamps[stamps.length - 1]) - Date.parse(stamps[0]) : undefined;
+    const [firstStamp] = stamps;
+    const lastStamp = stamps.at(-1);
+    const duration = firstStamp !== undefined && lastStamp !== undefined ? Date.parse(lastStamp) - Date.parse(firstStamp) : undefined;
     events.push({
       type: "result",
       subtype: "success",

@@ -13,8 +13,9 @@ import { tieDenyingHooks } from "./denying-hooks.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { toolResultStatus } from "./result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "./types.js";
+import { asRecord, asString } from "../util/narrow.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 interface MutableCall {
   id: string;
@@ -72,7 +73,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   const groups = new Map<string, MessageGroup>();
   const subagentTypes = new Map<string, string>();
   const hooks: HookEvent[] = [];
-  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string }>();
+  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string | undefined }>();
   const errors: RunError[] = [];
   let source: TraceSource = { kind: options.sourceKind ?? "transcript" };
   let result: Json | undefined;
@@ -80,8 +81,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   let events = 0;
 
   const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
+  for (const [i, raw] of lines.entries()) {
     if (raw.length === 0 || raw.trim().length === 0) continue;
     let line: Json;
     try {
@@ -100,9 +100,9 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     if (typeof line.type === "string") events++;
     switch (line.type) {
       case "assistant": {
-        const msg: Json = line.message ?? {};
-        const agent: string = line.parent_tool_use_id ?? MAIN_AGENT;
-        const id: string = msg.id ?? `line-${i + 1}`;
+        const msg: Json = asRecord(line.message);
+        const agent: string = asString(line.parent_tool_use_id) ?? MAIN_AGENT;
+        const id: string = asString(msg.id) ?? `line-${i + 1}`;
         let group = groups.get(id);
         if (!group) {
           group = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: calls.length, turn: groups.size + 1 };
@@ -119,7 +119,10 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
               agent,
               turn: group.turn,
             };
-            if (agent !== MAIN_AGENT) call.agentType = subagentTypes.get(agent);
+            if (agent !== MAIN_AGENT) {
+              const agentType = subagentTypes.get(agent);
+              if (agentType !== undefined) call.agentType = agentType;
+            }
             if (SUBAGENT_TOOLS.has(call.name)) subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
             calls.push(call);
             byId.set(call.id, call);
@@ -129,7 +132,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
         break;
       }
       case "user": {
-        const content = line.message?.content;
+        const content = asRecord(line.message).content;
         if (!Array.isArray(content)) break;
         for (const block of content) {
           if (block?.type !== "tool_result") continue;
@@ -225,7 +228,11 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     toolCalls,
     subagents,
     skills,
-    hooks: hooks.map((h) => (h.callId && !index.has(h.callId) ? { ...h, callId: undefined } : h)),
+    hooks: hooks.map((h) => {
+      if (!h.callId || index.has(h.callId)) return h;
+      const { callId: _dangling, ...rest } = h;
+      return rest;
+    }),
     replies,
     ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
     ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),
@@ -254,12 +261,10 @@ function findHookCall(calls: readonly MutableCall[], hookName: string): string |
   const colon = hookName.indexOf(":");
   if (colon === -1) return undefined;
   const toolName = hookName.slice(colon + 1);
-  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].name === toolName && calls[i].result === undefined) return calls[i].id;
-  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].name === toolName) return calls[i].id;
-  return undefined;
+  return (calls.findLast((c) => c.name === toolName && c.result === undefined) ?? calls.findLast((c) => c.name === toolName))?.id;
 }
 
-function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string }>, calls: readonly MutableCall[]): HookEvent {
+function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string | undefined }>, calls: readonly MutableCall[]): HookEvent {
   const id = String(line.hook_id);
   const start = started.get(id);
   const name = String(line.hook_name ?? start?.name ?? "");
@@ -312,8 +317,8 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
 }
 
 function readUsage(result: Json): Usage | undefined {
-  const u = result.usage;
-  if (typeof u !== "object" || u === null) return undefined;
+  if (typeof result.usage !== "object" || result.usage === null) return undefined;
+  const u = asRecord(result.usage);
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
   return {
     ...(typeof result.total_cost_usd === "number" && Number.isFinite(result.total_cost_usd) ? { costUsd: result.total_cost_usd } : {}),

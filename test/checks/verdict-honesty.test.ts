@@ -10,7 +10,7 @@ const OFFERED = ["Task", "Bash", "Edit", "Read", "Write", "Skill"];
 const offered = (calls: Parameters<typeof makeTrace>[0] extends infer O ? (O extends { calls?: infer C } ? C : never) : never = []) =>
   makeTrace({ source: { kind: "harness", tools: OFFERED }, calls });
 
-function refusal(fn: () => unknown): { code?: string; message: string } {
+function refusal(fn: () => unknown): { code?: string | undefined; message: string } {
   try {
     fn();
   } catch (error) {

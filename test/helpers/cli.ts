@@ -6,5 +6,10 @@ export const CLI = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 
 export async function proctor(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
-  return execa("node", [CLI, ...args], { reject: false, input: options.input, cwd: options.cwd, env: options.env });
+  return execa("node", [CLI, ...args], {
+    reject: false,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
 }

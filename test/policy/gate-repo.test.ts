@@ -16,7 +16,7 @@ afterAll(removeSandboxes);
 
 /** The built CLI with exactly `env` (nothing inherited: the machine's git configuration must not leak in). */
 const proctor = (args: string[], options: { input?: string; env: Record<string, string>; cwd?: string }) =>
-  execa("node", [CLI, ...args], { reject: false, input: options.input ?? "", env: options.env, extendEnv: false, cwd: options.cwd });
+  execa("node", [CLI, ...args], { reject: false, input: options.input ?? "", env: options.env, extendEnv: false, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
 
 const payload = (cwd: string, command: string) =>
   JSON.stringify({ session_id: "s", transcript_path: "/t", cwd, hook_event_name: "PreToolUse", permission_mode: "default", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" });

@@ -6,6 +6,7 @@
  * when every operand that Bash evaluates is a literal that cannot evaluate anything.
  */
 import { readOnly, undecidable, type Arg, type BashVerdict } from "./verdict.js";
+import { at } from "../../util/narrow.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Operators of `test` / `[[ ]]` whose operand names a variable (with an optional subscript). */
@@ -27,16 +28,18 @@ const SHOPT_INERT = new Set(["nullglob", "failglob", "dotglob", "nocaseglob", "n
 
 function setVerdict(args: readonly Arg[]): BashVerdict {
   for (let i = 0; i < args.length; i++) {
-    const v = args[i].value;
-    if (v === undefined) return undecidable(`set gets ${args[i].text}, computed at run time: it could be -k, or set positional parameters`);
+    const arg = at(args, i);
+    const v = arg.value;
+    if (v === undefined) return undecidable(`set gets ${arg.text}, computed at run time: it could be -k, or set positional parameters`);
     const flags = SET_FLAGS.exec(v);
     if (!flags || v.length < 2) {
-      return undecidable(v.startsWith("-") || v.startsWith("+") ? `\`set ${v}\` changes how later commands are read or run` : `set ${args[i].text} sets positional parameters, which a later arithmetic context could evaluate`);
+      return undecidable(v.startsWith("-") || v.startsWith("+") ? `\`set ${v}\` changes how later commands are read or run` : `set ${arg.text} sets positional parameters, which a later arithmetic context could evaluate`);
     }
     // `-o NAME` (also at the end of a cluster, `-euo pipefail`); a bare `-o` lists the options.
     if (flags[1] && i + 1 < args.length) {
-      const name = args[++i].value;
-      if (name === undefined || !SET_OPTIONS.has(name)) return undecidable(`set -o ${args[i].text} changes how later commands are read or run`);
+      const option = at(args, ++i);
+      const name = option.value;
+      if (name === undefined || !SET_OPTIONS.has(name)) return undecidable(`set -o ${option.text} changes how later commands are read or run`);
     }
   }
   return readOnly("set changes only shell options");
@@ -57,11 +60,11 @@ function shoptVerdict(args: readonly Arg[]): BashVerdict {
 
 /** `test` / `[`: `-v NAME` and `-R NAME` evaluate a subscript in NAME. (Bash's `test` compares `-eq` operands as plain integers; `[[` does not.) */
 function testVerdict(command: string, args: readonly Arg[]): BashVerdict {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i].value !== undefined && NAME_OPERATORS.has(args[i].value!)) {
+  for (const [i, arg] of args.entries()) {
+    if (arg.value !== undefined && NAME_OPERATORS.has(arg.value)) {
       const operand = args[i + 1];
       if (operand && (operand.value === undefined || !IDENTIFIER.test(operand.value))) {
-        return undecidable(`\`${command} ${args[i].value}\` evaluates the subscript in ${operand.text} as arithmetic, which can run commands`);
+        return undecidable(`\`${command} ${arg.value}\` evaluates the subscript in ${operand.text} as arithmetic, which can run commands`);
       }
     }
   }

@@ -13,6 +13,7 @@ import { CONFUSABLE, rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
 import { classifyInContext, openScope, type BashContext, type ContextScope } from "./context/in-context.js";
+import { at } from "../../util/narrow.js";
 
 export type { BashEffect, BashVerdict } from "./verdict.js";
 export type { BashContext } from "./context/in-context.js";
@@ -123,11 +124,11 @@ class Walk {
     const rest: ShellNode[] = [];
     let left = node;
     while (left.type === "list" && left.children.length > 0) {
-      for (let i = left.children.length - 1; i >= 1; i--) rest.push(left.children[i]);
-      left = left.children[0];
+      for (let i = left.children.length - 1; i >= 1; i--) rest.push(at(left.children, i));
+      left = at(left.children, 0);
     }
     this.statement(left);
-    for (let i = rest.length - 1; i >= 0; i--) this.statement(rest[i]);
+    for (let i = rest.length - 1; i >= 0; i--) this.statement(at(rest, i));
   }
 
   /**
@@ -301,7 +302,7 @@ function spansLines(node: ShellNode): boolean {
   if (!text.includes("\n")) return false;
   const base = node.startIndex;
   for (let i = 1; i < node.children.length; i++) {
-    const gap = text.slice(node.children[i - 1].endIndex - base, node.children[i].startIndex - base);
+    const gap = text.slice(at(node.children, i - 1).endIndex - base, at(node.children, i).startIndex - base);
     if (/(^|[^\\])\n/.test(gap)) return true;
   }
   return false;
@@ -315,7 +316,7 @@ function spansLines(node: ShellNode): boolean {
 function hasBareMetacharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     if (text[i] === "\\") i++;
-    else if (" \t\n;&|<>()".includes(text[i])) return true;
+    else if (" \t\n;&|<>()".includes(text.charAt(i))) return true;
   }
   return false;
 }

@@ -48,7 +48,8 @@ function scan(command: string, args: readonly Arg[], spec: OptionSpec): BashVerd
 function operandsAtMost(command: string, args: readonly Arg[], spec: OptionSpec, max: number, what: string): BashVerdict {
   const s = scanOptions(command, args, spec);
   if (s.verdict) return s.verdict;
-  if (s.operands.length > max) return sideEffecting(`\`${command} … ${s.operands[max].text}\` ${what}`);
+  const beyond = s.operands[max];
+  if (beyond) return sideEffecting(`\`${command} … ${beyond.text}\` ${what}`);
   return readOnly(`${command} reads`);
 }
 
@@ -183,7 +184,7 @@ export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict
   if (name.includes("/")) {
     const m = SYSTEM_PATH.exec(name);
     if (!m) return sideEffecting(`\`${name}\` runs a program by path; proctor cannot know what it does`);
-    command = m[1];
+    command = m[1] ?? name;
   }
   if (ALWAYS_READ_ONLY.has(command)) return readOnly(`${command} only reads`);
   const rule = RULES[command];

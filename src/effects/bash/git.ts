@@ -12,6 +12,7 @@
  */
 import { scanOptions, type OptionSpec } from "./options.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
+import { at } from "../../util/narrow.js";
 
 /** Options of the log/diff family that take a separate value. */
 const LOG_VALUED = ["max-count", "skip", "author", "committer", "grep", "since", "after", "until", "before"];
@@ -92,14 +93,14 @@ const BUILTIN_PRETTY = new Set(["oneline", "short", "medium", "full", "fuller", 
  * `--pretty=NAME` that is not a built-in is a `pretty.NAME` alias whose text is in configuration.
  */
 function formatProblem(sub: string, args: readonly Arg[]): BashVerdict | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const v = args[i].value;
+  for (const [i, arg] of args.entries()) {
+    const v = arg.value;
     if (v === undefined || !v.startsWith("--")) continue;
     if (v === "--") break;
     const eq = v.indexOf("=");
     const name = v.slice(2, eq === -1 ? undefined : eq);
     if (!["pretty", "format"].includes(name)) continue;
-    const valueArg = eq !== -1 ? { value: v.slice(eq + 1), text: args[i].text } : name === "format" ? args[i + 1] : undefined;
+    const valueArg = eq !== -1 ? { value: v.slice(eq + 1), text: arg.text } : name === "format" ? args[i + 1] : undefined;
     if (!valueArg) continue;
     const value = valueArg.value;
     if (value === undefined) return undecidable(`\`git ${sub} ${v}\`: the format is computed at run time, and some formats run gpg`);
@@ -137,7 +138,8 @@ function branch(args: readonly Arg[]): BashVerdict {
   });
   if (scan.verdict) return scan.verdict;
   const listing = scan.seen.has("l") || scan.seen.has("list") || FILTERS.some((f) => scan.seen.has(f));
-  if (scan.operands.length > 0 && !listing) return sideEffecting(`\`git branch ${scan.operands[0].text}\` creates a branch`);
+  const [operand] = scan.operands;
+  if (operand && !listing) return sideEffecting(`\`git branch ${operand.text}\` creates a branch`);
   return readOnly("git branch lists branches");
 }
 
@@ -151,7 +153,8 @@ function tag(args: readonly Arg[]): BashVerdict {
   if (scan.verdict) return scan.verdict;
   if (scan.seen.has("v") || scan.seen.has("verify")) return undecidable("`git tag -v` checks signatures, which runs gpg");
   const listing = ["l", "list", "n", ...FILTERS].some((f) => scan.seen.has(f));
-  if (scan.operands.length > 0 && !listing) return sideEffecting(`\`git tag ${scan.operands[0].text}\` creates a tag`);
+  const [operand] = scan.operands;
+  if (operand && !listing) return sideEffecting(`\`git tag ${operand.text}\` creates a tag`);
   return readOnly("git tag lists tags");
 }
 
@@ -217,8 +220,9 @@ const SUBCOMMANDS: Record<string, (args: readonly Arg[]) => BashVerdict> = {
 export function classifyGit(args: readonly Arg[]): BashVerdict {
   let i = 0;
   for (; i < args.length; i++) {
-    const v = args[i].value;
-    if (v === undefined) return undecidable(`\`git ${args[i].text}\`: the subcommand is computed at run time`);
+    const arg = at(args, i);
+    const v = arg.value;
+    if (v === undefined) return undecidable(`\`git ${arg.text}\`: the subcommand is computed at run time`);
     if (!v.startsWith("-")) break;
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     if (name === "-c" || name === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
@@ -227,7 +231,7 @@ export function classifyGit(args: readonly Arg[]): BashVerdict {
     if (name === "--list-cmds") continue;
     if (name === "--help") return args.length === 1 ? readOnly("git --help lists git's commands") : undecidable("`git --help COMMAND` runs man, info or a web browser");
     if (GLOBAL_VALUED.has(name)) {
-      const value = v.includes("=") ? { value: v.slice(v.indexOf("=") + 1), text: args[i].text } : args[++i];
+      const value = v.includes("=") ? { value: v.slice(v.indexOf("=") + 1), text: arg.text } : args[++i];
       if (value === undefined) return undecidable(`\`git ${v}\` lacks its value`);
       if (value.value === undefined) return undecidable(`\`git ${name}\` gets ${value.text}, computed at run time, which could name a repository whose configuration runs programs`);
       continue;
@@ -241,9 +245,9 @@ export function classifyGit(args: readonly Arg[]): BashVerdict {
   if (help) return undecidable(`\`git ${sub} ${help.value}\` runs man, info or a web browser`);
   const rule = SUBCOMMANDS[sub];
   const spec = INSPECTION[sub];
-  if (!rule && !spec) return sideEffecting(`\`git ${sub}\` is not a read-only git subcommand`);
+  const classify = rule ?? (spec && ((r: readonly Arg[]) => scanned(`git ${sub}`, r, spec, `git ${sub} reads`)));
+  if (!classify) return sideEffecting(`\`git ${sub}\` is not a read-only git subcommand`);
   const format = formatProblem(sub, rest);
   if (format) return format;
-  if (rule) return rule(rest);
-  return scanned(`git ${sub}`, rest, spec, `git ${sub} reads`);
+  return classify(rest);
 }

@@ -7,6 +7,7 @@
  */
 import type { Arg, BashVerdict } from "./verdict.js";
 import { sideEffecting, undecidable } from "./verdict.js";
+import { at } from "../../util/narrow.js";
 
 /** What an option does when present; `undecidable` for options that run another program. */
 export type OptionEffect = "writes" | "runs";
@@ -30,7 +31,7 @@ export interface OptionSpec {
 
 /** The result of scanning: the strongest verdict an option produced, and the operands. */
 export interface ScannedOptions {
-  readonly verdict?: BashVerdict;
+  readonly verdict?: BashVerdict | undefined;
   readonly operands: readonly Arg[];
   /** Options seen, without dashes (`o`, `output`), for rules that need them. */
   readonly seen: ReadonlySet<string>;
@@ -65,7 +66,8 @@ export function scanOptions(command: string, args: readonly Arg[], spec: OptionS
       const eq = text.indexOf("=");
       const name = text.slice(2, eq === -1 ? undefined : eq);
       const effect = matchLong(name, longEffects, prefixes);
-      if (effect) note(effectVerdict(spec.long![effect], command, `--${effect}`));
+      const longEffect = effect === undefined ? undefined : spec.long?.[effect];
+      if (effect && longEffect) note(effectVerdict(longEffect, command, `--${effect}`));
       const valued = matchLong(name, spec.longValued ?? [], prefixes);
       if (!asValue) {
         seen.add(valued ?? effect ?? name);
@@ -74,7 +76,7 @@ export function scanOptions(command: string, args: readonly Arg[], spec: OptionS
       return valued !== undefined && eq === -1;
     }
     for (let i = 1; i < text.length; i++) {
-      const c = text[i];
+      const c = text.charAt(i);
       const effect = spec.short?.[c];
       if (effect) note(effectVerdict(effect, command, `-${c}`));
       if (!asValue) {
@@ -89,7 +91,7 @@ export function scanOptions(command: string, args: readonly Arg[], spec: OptionS
 
   let endOfOptions = false;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = at(args, i);
     if (endOfOptions) {
       operands.push(arg);
       continue;
@@ -108,7 +110,7 @@ export function scanOptions(command: string, args: readonly Arg[], spec: OptionS
       continue;
     }
     if (option(arg.value, false) && i + 1 < args.length) {
-      const value = args[++i];
+      const value = at(args, ++i);
       // A value is never taken on trust: `--key --output=x` is checked as an option too.
       if (value.value?.startsWith("-")) option(value.value, true);
     }

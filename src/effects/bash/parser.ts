@@ -15,6 +15,7 @@
 import { createRequire } from "node:module";
 import type { Parser as TreeSitterParser } from "web-tree-sitter";
 import { ProctorError } from "../../errors/proctor-error.js";
+import { at } from "../../util/narrow.js";
 
 /**
  * The loaded parser lives on `globalThis` under a registered symbol, not in module state: a
@@ -24,7 +25,7 @@ import { ProctorError } from "../../errors/proctor-error.js";
 const SLOT = Symbol.for("proctor.shellParser");
 interface ParserSlot {
   parser?: TreeSitterParser;
-  loading?: Promise<void>;
+  loading?: Promise<void> | undefined;
 }
 const slot: ParserSlot = ((globalThis as Record<symbol, unknown>)[SLOT] ??= {}) as ParserSlot;
 
@@ -97,7 +98,7 @@ export class ShellNode {
     while (stack.length) {
       const n = stack.pop()!;
       if (types.has(n.type)) out.push(n);
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+      stack.push(...[...n.children].reverse());
     }
     return out;
   }
@@ -128,11 +129,11 @@ export function parseShell(command: string): ShellTree {
     let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
-        const parent = stack[stack.length - 1];
+        const parent = at(stack, stack.length - 1); // the root is never popped
         const field = FIELDED.has(parent.type) ? cursor.currentFieldName : null;
         const node = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
         parent.children.push(node);
-        const level = levels[levels.length - 1] + (node.type === "list" && parent.type === "list" ? 0 : 1);
+        const level = at(levels, levels.length - 1) + (node.type === "list" && parent.type === "list" ? 0 : 1);
         if (level > depth) depth = level;
         if (cursor.gotoFirstChild()) {
           stack.push(node);

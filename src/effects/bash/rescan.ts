@@ -164,8 +164,8 @@ export function rescanShell(text: string): RescanResult {
     };
 
     while (i < to) {
-      const frame = stack[stack.length - 1];
-      const c = text[i];
+      const frame = stack[stack.length - 1]!; // the base frame is never popped
+      const c = text.charAt(i);
       if (c === "\\" && text[i + 1] === "\n") {
         i += 2; // a continuation: Bash removes it before anything else
         continue;
@@ -265,10 +265,10 @@ export function rescanShell(text: string): RescanResult {
               let k = skip(j + 1);
               const strip = text[k] === "-";
               if (strip) k = skip(k + 1);
-              while (BLANK.has(text[k])) k++;
+              while (BLANK.has(text.charAt(k))) k++;
               let delimiter = "";
               let isQuoted = false;
-              while (k < to && !BLANK.has(text[k]) && !"\n;&|()<>".includes(text[k])) {
+              while (k < to && !BLANK.has(text.charAt(k)) && !"\n;&|()<>".includes(text.charAt(k))) {
                 const d = text[k];
                 if (d === "'" || d === '"') {
                   const e = text.indexOf(d, k + 1);
@@ -295,7 +295,7 @@ export function rescanShell(text: string): RescanResult {
               continue;
             }
             // Any other redirection operator: consume its characters.
-            while ("<>&|-".includes(text[j]) && j < to) j = skip(j + 1);
+            while (j < to && "<>&|-".includes(text.charAt(j))) j = skip(j + 1);
             wordStart = "redirect";
             i = j;
             continue;
@@ -403,7 +403,7 @@ export function rescanShell(text: string): RescanResult {
           if (c === "\\") return "a backslash inside backticks (Bash reads the text twice)";
           if (c === "<" && text[i + 1] === "<") return "a here-document inside backticks";
           // Bash re-reads the text between backticks as a command; every substitution in it runs.
-          if (c === "$" && "({[".includes(text[skip(i + 1)])) substitutions.push(i);
+          if (c === "$" && "({[".includes(text[skip(i + 1)] ?? "\n")) substitutions.push(i);
           else if ((c === "<" || c === ">") && text[skip(i + 1)] === "(") substitutions.push(i);
           i++;
           continue;

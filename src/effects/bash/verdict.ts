@@ -33,7 +33,7 @@ export function worse(a: BashVerdict, b: BashVerdict): BashVerdict {
 /** One argument of a simple command: its value when it is fixed text, else `undefined`. */
 export interface Arg {
   /** The argument after quote removal; `undefined` when expansion makes it unknowable. */
-  readonly value?: string;
+  readonly value?: string | undefined;
   /** The argument as written, for messages. */
   readonly text: string;
 }

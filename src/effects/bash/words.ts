@@ -8,7 +8,7 @@ const GLOB = /[*?[\]{}]/;
 function unquotedValue(text: string): string | undefined {
   let out = "";
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charAt(i);
     if (c === "\\") {
       if (i + 1 < text.length && text[i + 1] !== "\n") out += text[i + 1];
       i++;

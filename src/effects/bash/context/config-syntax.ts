@@ -60,7 +60,7 @@ export function parseConfig(text: string, file: string): ParsedConfig {
       i++;
       return "\n";
     }
-    const c = src[i++];
+    const c = src.charAt(i++);
     if (c === "\n") line++;
     return c;
   };
@@ -207,7 +207,7 @@ export function parseConfigParameters(text: string): ConfigEntry[] | undefined {
   };
   const entries: ConfigEntry[] = [];
   while (i < text.length) {
-    if (isSpace(text[i])) {
+    if (isSpace(text.charAt(i))) {
       i++;
       continue;
     }

@@ -202,7 +202,7 @@ function readGitfile(file: string): string {
   const text = readText(file) ?? "";
   const m = /^gitdir: (.*?)\s*$/m.exec(text);
   if (!m || !text.startsWith("gitdir: ")) throw new ConfigError(`${file} is not a valid gitfile (git would stop here)`);
-  return resolve(dirname(file), m[1]);
+  return resolve(dirname(file), m[1] ?? "");
 }
 
 function repository(gitDir: string, env: Env, workTree: string | undefined): Repository {

@@ -15,6 +15,7 @@ import { entryKey, type ConfigEntry } from "./config-syntax.js";
 import { findRepositories, pathExists, readEffectiveConfig, type GitLocation, type Repository } from "./git-config.js";
 import { checkPathLookup } from "./path-safety.js";
 import { PROGRAM_ENV, programKeysFor } from "./program-keys.js";
+import { at } from "../../../util/narrow.js";
 
 /**
  * Where a command will run: its starting directory and its environment. Without one,
@@ -36,7 +37,7 @@ export class ContextScope {
   readonly cwds = new Set<string>();
   /** Set when a `cd` leaves the directory unknowable (a target computed at run time). */
   lost?: string;
-  private roots?: string[];
+  private roots?: string[] | undefined;
 
   constructor(context: BashContext) {
     this.env = context.env;
@@ -162,9 +163,11 @@ function checkStartupFile(scope: ContextScope): BashVerdict | undefined {
 function classifyRipgrepInContext(args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
   const file = scope.env.RIPGREP_CONFIG_PATH;
   if (!file) return undefined;
+  const [cwd] = scope.cwds;
+  if (cwd === undefined) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative to a directory proctor cannot tell`);
   let text: string;
   try {
-    text = readFileSync(resolve([...scope.cwds][0], file), "utf8");
+    text = readFileSync(resolve(cwd, file), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return undecidable(`cannot read RIPGREP_CONFIG_PATH ${file}, whose arguments rg would add (${(error as Error).message})`);
@@ -184,8 +187,9 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
   let bare = false;
   let i = 0;
   for (; i < args.length; i++) {
-    const v = args[i].value;
-    if (v === undefined) return undecidable(`\`git ${args[i].text}\` is computed at run time, so proctor cannot tell which repository git reads`);
+    const arg = at(args, i);
+    const v = arg.value;
+    if (v === undefined) return undecidable(`\`git ${arg.text}\` is computed at run time, so proctor cannot tell which repository git reads`);
     if (!v.startsWith("-")) break;
     const eq = v.indexOf("=");
     const opt = v.startsWith("--") && eq !== -1 ? v.slice(0, eq) : v;

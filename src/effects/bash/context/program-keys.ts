@@ -329,10 +329,11 @@ export const PROGRAM_ENV: readonly ProgramEnv[] = [
 const BY_SECTION = new Map<string, { readonly entry: ProgramKey; readonly name?: string; readonly sub: boolean }[]>();
 for (const entry of PROGRAM_KEYS) {
   const parts = entry.key.toLowerCase().split(".");
-  const last = parts[parts.length - 1];
-  const list = BY_SECTION.get(parts[0]) ?? [];
+  const [section = ""] = parts;
+  const last = parts.at(-1) ?? "";
+  const list = BY_SECTION.get(section) ?? [];
   list.push({ entry, ...(last.startsWith("<") ? {} : { name: last }), sub: parts.length === 3 });
-  BY_SECTION.set(parts[0], list);
+  BY_SECTION.set(section, list);
 }
 const NONE: readonly ProgramKey[] = [];
 

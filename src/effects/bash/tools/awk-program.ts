@@ -36,8 +36,7 @@ export function awkProgramProblem(text: string): BashVerdict | undefined {
   let printDepth = 0;
   let depth = 0;
   let sawGetline = false;
-  for (let k = 0; k < toks.length; k++) {
-    const t = toks[k];
+  for (const [k, t] of toks.entries()) {
     if (t.kind === "id") {
       if (t.text === "system") return undecidable("calls `system()`");
       if (t.text === "ARGV" || t.text === "ARGC") return undecidable(`uses \`${t.text}\`, which can change the files awk opens`);
@@ -132,7 +131,7 @@ function tokenize(s: string): Tok[] {
   };
   let i = 0;
   while (i < s.length) {
-    const c = s[i];
+    const c = s.charAt(i);
     if (c === " " || c === "\t" || c === "\r") {
       i++;
       continue;
@@ -167,7 +166,7 @@ function tokenize(s: string): Tok[] {
     }
     if (c === "/") {
       const r = regexHere();
-      if (r === "ambiguous") throw new NotParsed(`a \`/\` after \`${out[out.length - 1].text}\` that awks can read as division or as a regex`);
+      if (r === "ambiguous") throw new NotParsed(`a \`/\` after \`${out.at(-1)?.text}\` that awks can read as division or as a regex`);
       if (r) {
         const end = regexEnd(s, i + 1);
         out.push({ kind: "re", text: s.slice(i, end + 1) });
@@ -177,14 +176,14 @@ function tokenize(s: string): Tok[] {
     }
     if (/[A-Za-z_]/.test(c)) {
       let j = i + 1;
-      while (j < s.length && /[A-Za-z0-9_]/.test(s[j])) j++;
+      while (j < s.length && /[A-Za-z0-9_]/.test(s.charAt(j))) j++;
       out.push({ kind: "id", text: s.slice(i, j) });
       i = j;
       continue;
     }
     if (/[0-9.]/.test(c) && /[0-9]/.test(s[c === "." ? i + 1 : i] ?? "")) {
       let j = i;
-      while (j < s.length && /[0-9A-Za-z_.]/.test(s[j])) {
+      while (j < s.length && /[0-9A-Za-z_.]/.test(s.charAt(j))) {
         if ((s[j] === "e" || s[j] === "E") && (s[j + 1] === "+" || s[j + 1] === "-")) j++;
         j++;
       }
@@ -199,7 +198,10 @@ function tokenize(s: string): Tok[] {
       continue;
     }
     if (SINGLE.has(c)) {
-      if (c === "(") parens.push(out[out.length - 1]?.kind === "id" && CONTROL.has(out[out.length - 1].text));
+      if (c === "(") {
+        const prev = out.at(-1);
+        parens.push(prev?.kind === "id" && CONTROL.has(prev.text));
+      }
       if (c === ")") closedControl = parens.pop() ?? false;
       out.push({ kind: "op", text: c });
       i++;

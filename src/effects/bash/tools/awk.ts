@@ -59,21 +59,21 @@ const W_ITEMS: Record<string, "runs" | "writes" | "program" | "fine"> = {
 const W_RANK = { fine: 0, program: 1, writes: 2, runs: 3 } as const;
 
 /** Read one `-W` value (`exec`, `v`, `sprint=2000,posix`): the worst any item could mean. */
-function wItems(value: string): { worst: keyof typeof W_RANK; item: string; program?: string } | string {
+function wItems(value: string): { worst: keyof typeof W_RANK; item: string; program?: string | undefined } | string {
   let worst: keyof typeof W_RANK = "fine";
   let worstItem = "";
   let program: string | undefined;
   for (const item of value.split(",")) {
     const eq = item.indexOf("=");
     const name = (eq === -1 ? item : item.slice(0, eq)).trim();
-    const matches = name === "" ? [] : Object.keys(W_ITEMS).filter((k) => k.startsWith(name));
+    const matches = name === "" ? [] : Object.entries(W_ITEMS).filter(([k]) => k.startsWith(name));
     if (matches.length === 0) return item;
-    for (const m of matches) {
-      if (W_RANK[W_ITEMS[m]] > W_RANK[worst]) {
-        worst = W_ITEMS[m];
+    for (const [m, effect] of matches) {
+      if (W_RANK[effect] > W_RANK[worst]) {
+        worst = effect;
         worstItem = m;
       }
-      if (W_ITEMS[m] === "program" && eq !== -1) program = item.slice(eq + 1);
+      if (effect === "program" && eq !== -1) program = item.slice(eq + 1);
     }
   }
   return { worst, item: worstItem, program };

@@ -8,6 +8,7 @@
  */
 import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
 import { opt, parseArgs, type Grammar } from "./getopt.js";
+import { at } from "../../../util/narrow.js";
 
 /** Variables that only change formatting: locale, time zone, terminal size and colour switches. */
 export const INERT_VARIABLES: ReadonlySet<string> = new Set([
@@ -59,7 +60,7 @@ export function envCommand(args: readonly Arg[]): { name: string; args: readonly
   if (parsed.verdict) return undefined;
   const rest = parsed.operands;
   let k = rest[0]?.value === "-" ? 1 : 0;
-  while (k < rest.length && (rest[k].value?.indexOf("=") ?? -1) > 0) k++;
+  while (k < rest.length && (rest[k]?.value?.indexOf("=") ?? -1) > 0) k++;
   const command = rest[k];
   return command?.value === undefined ? undefined : { name: command.value, args: rest.slice(k + 1) };
 }
@@ -80,7 +81,7 @@ export function classifyEnv(args: readonly Arg[], classify: (name: string, args:
   const rest = parsed.operands;
   if (rest[0]?.value === "-") k++; // `env -` is `env -i`
   for (; k < rest.length; k++) {
-    const a = rest[k];
+    const a = at(rest, k);
     if (a.value === undefined) return undecidable(`\`env\` gets ${a.text}, computed at run time, which could be an assignment or the command`);
     const eq = a.value.indexOf("=");
     if (eq <= 0) break;

@@ -9,6 +9,7 @@
  * options in order and decide what they mean.
  */
 import { undecidable, type Arg, type BashVerdict } from "../verdict.js";
+import { at } from "../../../util/narrow.js";
 
 /** How an option takes its value. */
 export type ValueKind = "none" | "required" | "optional";
@@ -53,11 +54,13 @@ function findLong(grammar: Grammar, name: string): [string, OptionDef] | "ambigu
   if (exact) return [name, exact];
   if (grammar.abbreviations === false || name === "") return undefined;
   const matches = Object.keys(grammar.long).filter((full) => full.startsWith(name));
-  if (matches.length === 0) return undefined;
+  const [first] = matches;
+  const def = first === undefined ? undefined : grammar.long[first];
+  if (first === undefined || !def) return undefined;
   // getopt_long accepts an ambiguous prefix when every candidate is the same option.
-  const ids = new Set(matches.map((m) => grammar.long[m].id));
+  const ids = new Set(matches.map((m) => grammar.long[m]?.id));
   if (ids.size > 1) return "ambiguous";
-  return [matches[0], grammar.long[matches[0]]];
+  return [first, def];
 }
 
 /** Read `args` (everything after the command name) against `grammar`. */
@@ -68,7 +71,7 @@ export function parseArgs(grammar: Grammar, args: readonly Arg[]): ParsedArgs {
   const stop = (verdict: BashVerdict, rest: number): ParsedArgs => ({ verdict, options, operands, rest });
   let i = 0;
   for (; i < args.length; i++) {
-    const arg = args[i];
+    const arg = at(args, i);
     const v = arg.value;
     // Still in option position (a non-permuting tool has stopped at its first operand already).
     if (v === undefined) return stop(undecidable(`\`${grammar.command}\` gets the argument ${arg.text}, computed at run time, where it could be an option`), i);
@@ -96,15 +99,15 @@ export function parseArgs(grammar: Grammar, args: readonly Arg[]): ParsedArgs {
         options.push({ id: def.id, spelling, value: { value: body.slice(eq + 1), text: arg.text } });
       } else if (kind === "required") {
         if (i + 1 >= args.length) return stop(undecidable(`\`${grammar.command} ${spelling}\` lacks its value`), i);
-        options.push({ id: def.id, spelling, value: args[++i] });
+        options.push({ id: def.id, spelling, value: at(args, ++i) });
       } else {
         options.push({ id: def.id, spelling });
       }
       continue;
     }
     for (let j = 1; j < v.length; j++) {
-      const def = grammar.short[v[j]];
-      const spelling = `-${v[j]}`;
+      const def = grammar.short[v.charAt(j)];
+      const spelling = `-${v.charAt(j)}`;
       if (!def) return stop(undecidable(`\`${grammar.command} ${spelling}\` is not an option proctor models for ${grammar.command}`), i);
       const kind = def.value ?? "none";
       if (kind === "none") {
@@ -115,7 +118,7 @@ export function parseArgs(grammar: Grammar, args: readonly Arg[]): ParsedArgs {
       if (attached !== "") options.push({ id: def.id, spelling, value: { value: attached, text: arg.text } });
       else if (kind === "optional") options.push({ id: def.id, spelling });
       else if (i + 1 >= args.length) return stop(undecidable(`\`${grammar.command} ${spelling}\` lacks its value`), i);
-      else options.push({ id: def.id, spelling, value: args[++i] });
+      else options.push({ id: def.id, spelling, value: at(args, ++i) });
       break;
     }
   }

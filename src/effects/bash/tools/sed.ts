@@ -45,9 +45,10 @@ export function classifySed(args: readonly Arg[]): BashVerdict {
     if (o.id === "help" || o.id === "version") return readOnly(`sed ${o.spelling} prints and exits`);
   }
   if (scripts.length === 0) {
-    if (operands.length === 0) return readOnly("sed without a script (a usage error)");
-    scripts.push(operands[0]);
-    operands = operands.slice(1);
+    const [script, ...rest] = operands;
+    if (!script) return readOnly("sed without a script (a usage error)");
+    scripts.push(script);
+    operands = rest;
   }
   // GNU sed joins -e scripts with line breaks and compiles them as one.
   const texts: string[] = [];

@@ -10,6 +10,7 @@
  * on PATH does is the PATH check's concern.
  */
 import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
+import { at } from "../../../util/narrow.js";
 
 /** The spellings of the version query each tool answers without running anything else. */
 const VERSION_QUERIES: Readonly<Record<string, readonly string[]>> = {
@@ -53,8 +54,9 @@ const NPM_PRINTS = new Set(["root", "prefix"]);
 export function versionQuery(command: string, args: readonly Arg[]): BashVerdict | undefined {
   const queries = VERSION_QUERIES[command];
   if (!queries) return undefined;
-  if (args.length === 1 && args[0].value !== undefined && queries.includes(args[0].value)) {
-    return readOnly(`${command} ${args[0].value} prints its version`);
+  const [only] = args;
+  if (args.length === 1 && only?.value !== undefined && queries.includes(only.value)) {
+    return readOnly(`${command} ${only.value} prints its version`);
   }
   return command === "npm" ? classifyNpm(args) : undefined;
 }
@@ -62,11 +64,12 @@ export function versionQuery(command: string, args: readonly Arg[]): BashVerdict
 function classifyNpm(args: readonly Arg[]): BashVerdict | undefined {
   const sub = args[0]?.value;
   if (sub === undefined) return undefined;
-  if (NPM_PRINTS.has(sub)) return args.length === 1 || (args.length === 2 && ["-g", "--global"].includes(args[1].value ?? "")) ? readOnly(`npm ${sub} prints a path`) : undefined;
+  if (NPM_PRINTS.has(sub)) return args.length === 1 || (args.length === 2 && ["-g", "--global"].includes(args[1]?.value ?? "")) ? readOnly(`npm ${sub} prints a path`) : undefined;
   if (!NPM_LIST.has(sub)) return undefined;
   for (let i = 1; i < args.length; i++) {
-    const v = args[i].value;
-    if (v === undefined) return undecidable(`\`npm ${sub}\` gets ${args[i].text}, computed at run time`);
+    const arg = at(args, i);
+    const v = arg.value;
+    if (v === undefined) return undecidable(`\`npm ${sub}\` gets ${arg.text}, computed at run time`);
     if (!v.startsWith("-")) continue; // a package name to list
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     if (NPM_LIST_FLAGS.has(v)) continue;
