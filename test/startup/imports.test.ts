@@ -92,6 +92,17 @@ describe("start-up", () => {
     expect(packagesIn(files).filter((p) => SLOW.includes(p) || LAZY.includes(p))).toEqual([]);
   });
 
+  it("every package entry is the build's bundle, and importing one loads only bundled files", () => {
+    // A bundled file carries the bundler's banner; tsc's per-module output does not.
+    const bundled = (file: string) => readFileSync(file, "utf8").slice(0, 400).includes("Bundled by scripts/bundle.mjs");
+    for (const subpath of Object.keys(pkg.exports).filter((k) => k !== "./package.json" && entryFile(k).endsWith(".js"))) {
+      expect(bundled(entryFile(subpath)), subpath).toBe(true);
+    }
+    const own = loadedFiles("proctor/harness").filter((f) => f.startsWith(path.join(root, "dist") + path.sep) && f.endsWith(".js"));
+    expect(own.length).toBeGreaterThan(1);
+    expect(own.filter((f) => !bundled(f))).toEqual([]);
+  });
+
   it('import("proctor/reporters") leaves junit-report-builder until a JUnit file is built', () => {
     expect(packagesIn(loadedFiles("proctor/reporters"))).not.toContain("junit-report-builder");
   });
