@@ -91,6 +91,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof Error && error.message.startsWith("bundle: ") ? error.message : error);
   process.exitCode = 1;
 });
