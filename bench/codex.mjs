@@ -80,6 +80,7 @@ console.log(`3-turn script (2 commands and a reply), ${ROUNDS} interleaved round
 console.log(`  runCodex                                       ${fmt(median(times.runCodex))}`);
 console.log(`  bare codex exec, custom provider, no WebSocket ${fmt(median(times.bare))}`);
 console.log(`  runCodex ÷ bare                                ${(median(times.runCodex) / median(times.bare)).toFixed(2)}`);
+console.log(`figure: runCodex / bare codex exec = ${(median(times.runCodex) / median(times.bare)).toFixed(2)} (goal ≤ 1.05)`);
 console.log(`  built-in provider, mock answers upgrade 426    ${fmt(median(times.builtIn426))}`);
 console.log(`  built-in provider, upgrade refused with 404    ${fmt(ws404)} (one run: Codex retries the WebSocket before falling back)`);
 await mock.close();

@@ -93,11 +93,12 @@ async function interleaved(...sides) {
   return times;
 }
 
-function report(title, label, xs, bare, goal) {
+function report(title, label, xs, bare, goal, figure) {
   console.log(title);
   console.log(`  bare claude -p  median ${median(bare).toFixed(0)} ms  (min ${Math.min(...bare).toFixed(0)}, max ${Math.max(...bare).toFixed(0)})`);
   console.log(`  ${label.padEnd(15)} median ${median(xs).toFixed(0)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`);
   console.log(`  ratio           ${(median(xs) / median(bare)).toFixed(3)}${goal ? `  (goal ≤ ${goal})` : ""}`);
+  if (figure) console.log(`figure: ${figure} = ${(median(xs) / median(bare)).toFixed(2)} (goal ≤ ${goal})`);
 }
 
 async function main() {
@@ -106,7 +107,7 @@ async function main() {
   const binary = resolveClaudeBinary();
 
   const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
-  report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05");
+  report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
   if (baseProcesses) console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, ratio ${(median(baseProcesses) / median(bareA)).toFixed(3)}  (${base})`);
 
   const [bareB, runs] = await interleaved(() => bareRun(mock, binary), () => harnessRun(mock));

@@ -1,5 +1,7 @@
-// The side-by-side: the same work — 200 recorded transcripts, 2 checks each — done three ways,
+// The side-by-side: the same work — 200 recorded transcripts, 2 checks each — done four ways,
 // each timed as a whole process (start-up included), best of a few runs:
+//   0. proctor:  `proctor check` on the 200 transcripts with the 2 checks as JSON (the headline
+//      figure: ÷ promptfoo alone, 3.)
 //   1. proctor:  `proctor run` on an eval whose trials read the transcripts (measure + the checks)
 //   2. promptfoo + proctor's bridge: 200 cases (echo provider returns the transcript), 2 javascript
 //      assertions through proctor/promptfoo/assert.mjs
@@ -14,6 +16,10 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+// Entry points as package.json names them, so the bench follows the package's layout.
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const mainEntry = join(root, typeof pkg.exports["."] === "string" ? pkg.exports["."] : pkg.exports["."].default);
+const bin = join(root, typeof pkg.bin === "string" ? pkg.bin : pkg.bin.proctor);
 const N = 200;
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const dir = mkdtempSync(join(tmpdir(), "proctor-bench-reporters-"));
@@ -34,12 +40,14 @@ for (let i = 0; i < N; i++) {
 const evalFile = join(dir, "transcripts.eval.mjs");
 writeFileSync(
   evalFile,
-  `import { defineEval, notTool, readTranscript, tool } from ${JSON.stringify(join(root, "dist/src/index.js"))};
+  `import { defineEval, notTool, readTranscript, tool } from ${JSON.stringify(mainEntry)};
 const files = ${JSON.stringify(files)};
 export default defineEval({ name: "recorded", run: (i) => readTranscript(files[i]), checks: [notTool("Write"), tool("Bash")], trials: files.length, thresholds: { min: 0 } });
 `,
 );
 const proctorJson = join(dir, "proctor.json");
+const checksJson = join(dir, "checks.json");
+writeFileSync(checksJson, JSON.stringify([{ kind: "notTool", name: "Write" }, { kind: "tool", name: "Bash" }]));
 
 // 2 and 3: promptfoo configs (JSON is valid YAML).
 const assertModule = `file://${join(root, "promptfoo/assert.mjs")}`;
@@ -67,7 +75,7 @@ function run(label, command, args) {
       process.exit(1);
     }
   }
-  return { label, ms: Math.min(...times), all: times };
+  return { label, ms: Math.min(...times), all: times, stdout: last.stdout };
 }
 
 const PROMPTFOO = join(root, "node_modules/.bin/promptfoo");
@@ -77,12 +85,13 @@ const promptfooStartup = () => {
   return run("promptfoo start-up: echo, 1 case", PROMPTFOO, promptfoo("one.yaml", "one.json"));
 };
 const results = [
-  run("proctor run (measure, 200 trials × 2 checks)", process.execPath, [join(root, "dist/cli/main.js"), "run", evalFile, "--quiet", "--json", proctorJson]),
+  run("proctor check (200 transcripts × 2 checks)", process.execPath, [bin, "check", ...files, "--checks", checksJson, "--json"]),
+  run("proctor run (measure, 200 trials × 2 checks)", process.execPath, [bin, "run", evalFile, "--quiet", "--json", proctorJson]),
   run("promptfoo + proctor bridge (200 cases × 2 js assertions)", PROMPTFOO, promptfoo("bridge.yaml", "bridge.json")),
   run("promptfoo echo + native assertions (200 cases × 2)", PROMPTFOO, promptfoo("native.yaml", "native.json")),
 ];
 const startup = [
-  run("proctor start-up: proctor run, 1 trial", process.execPath, [join(root, "dist/cli/main.js"), "run", evalFile, "--quiet", "--trials", "1"]),
+  run("proctor start-up: proctor run, 1 trial", process.execPath, [bin, "run", evalFile, "--quiet", "--trials", "1"]),
   promptfooStartup(),
 ];
 
@@ -97,16 +106,19 @@ const promptfooPass = (out) => {
 };
 const agreeBridge = promptfooPass("bridge.json").every((p, i) => p === proctorPass[i]);
 const agreeNative = promptfooPass("native.json").every((p, i) => p === proctorPass[i]);
+const checkRuns = JSON.parse(results[0].stdout);
+const agreeCheck = checkRuns.length === N && checkRuns.every((r, i) => r.pass === proctorPass[i]);
 
-const base = results[0].ms;
+const base = results[1].ms;
 console.log(`${N} recorded transcripts (${sources.length} distinct recordings), 2 checks each; whole-process wall time, best of ${REPS}:`);
 for (const r of [...results, ...startup]) {
   console.log(`  ${r.label.padEnd(58)} ${(r.ms / 1000).toFixed(2).padStart(7)} s   (runs: ${r.all.map((t) => (t / 1000).toFixed(2)).join(", ")})`);
 }
-console.log(`  ratio promptfoo+bridge / proctor: ${(results[1].ms / base).toFixed(1)}×`);
-console.log(`  ratio promptfoo native / proctor: ${(results[2].ms / base).toFixed(1)}×`);
+console.log(`  ratio promptfoo+bridge / proctor run: ${(results[2].ms / base).toFixed(1)}×`);
+console.log(`  ratio promptfoo native / proctor run: ${(results[3].ms / base).toFixed(1)}×`);
+console.log(`figure: proctor check / promptfoo eval, 200 transcripts × 2 checks = ${(results[0].ms / results[3].ms).toFixed(3)} (goal ≤ 0.04)`);
 // For scale: the same work inside one process (read 200 transcripts, measure 2 checks), no start-up.
-const p = await import(join(root, "dist/src/index.js"));
+const p = await import(mainEntry);
 let inProcess = Infinity;
 for (let r = 0; r < REPS; r++) {
   const t0 = performance.now();
@@ -114,5 +126,5 @@ for (let r = 0; r < REPS; r++) {
   inProcess = Math.min(inProcess, performance.now() - t0);
 }
 console.log(`  in-process, no start-up: readTranscript + measure over ${N} transcripts: ${inProcess.toFixed(1)} ms (${((inProcess * 1000) / N).toFixed(0)} µs a trace)`);
-console.log(`  verdicts agree case by case: bridge ${agreeBridge ? "yes" : "NO"}, native ${agreeNative ? "yes" : "NO"} (${proctorPass.filter(Boolean).length}/${N} cases pass both checks)`);
+console.log(`  verdicts agree case by case: proctor check ${agreeCheck ? "yes" : "NO"}, bridge ${agreeBridge ? "yes" : "NO"}, native ${agreeNative ? "yes" : "NO"} (${proctorPass.filter(Boolean).length}/${N} cases pass both checks)`);
 rmSync(dir, { recursive: true, force: true });

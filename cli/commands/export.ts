@@ -1,17 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { loadEvalFiles } from "../../src/eval/load.js";
 import { buildPromptfooConfig } from "../../reporters/promptfoo/export-config.js";
 import { parseCommandArgs } from "../args.js";
+import { PROCTOR_ROOT } from "../../src/version.js";
 import type { Command } from "../command.js";
 
 const USAGE = "proctor export promptfoo EVAL_FILES… [-o promptfooconfig.yaml] [--real]";
 
-/** Where this package's promptfoo modules (provider.mjs, assert.mjs) are. */
-const MODULES = fileURLToPath(new URL("../../../promptfoo/", import.meta.url));
+/** Where this package's promptfoo modules (provider.mjs, assert.mjs) are: beside its package.json, wherever this code was bundled to. */
+const MODULES = join(PROCTOR_ROOT ?? process.cwd(), "promptfoo");
 
 /**
  * Turn eval files into a promptfoo config that runs the same evals through proctor's provider and

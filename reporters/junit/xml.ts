@@ -4,8 +4,9 @@
  * Text is sanitised here, once, so no renderer can write ANSI or a forbidden character into XML.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import junitModule, { type Builder } from "junit-report-builder";
+import type { Builder } from "junit-report-builder";
 import { ProctorError } from "../../src/errors/proctor-error.js";
 import { firstLine, xmlSafe } from "../text/sanitize.js";
 
@@ -33,8 +34,18 @@ export interface JunitSuite {
   readonly timestamp?: Date | undefined;
 }
 
-// The package is CommonJS whose module.exports is the builder; its types describe an ES default.
-const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
+let junit: Builder | undefined;
+/**
+ * junit-report-builder (about 130 ms to load), on the first XML built, not when the reporters are
+ * imported. The package is CommonJS whose module.exports is the builder; its types describe an ES default.
+ */
+function loadJunit(): Builder {
+  if (junit === undefined) {
+    const loaded = createRequire(import.meta.url)("junit-report-builder") as { default?: Builder } & Builder;
+    junit = loaded.default ?? loaded;
+  }
+  return junit;
+}
 
 /** The `message` attribute: one readable line, never the whole multi-line text. */
 function messageLine(text: string): string {
@@ -43,7 +54,7 @@ function messageLine(text: string): string {
 
 /** Build the XML document of `suites` (the root `<testsuites>` carries `name` and totals). */
 export function buildJunitXml(suites: readonly JunitSuite[], name = "proctor"): string {
-  const builder = junit.newBuilder().name(xmlSafe(name));
+  const builder = loadJunit().newBuilder().name(xmlSafe(name));
   for (const suite of suites) {
     const s = builder.testSuite().name(xmlSafe(suite.name));
     if (suite.timeSeconds !== undefined) s.time(suite.timeSeconds);

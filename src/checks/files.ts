@@ -1,9 +1,20 @@
 /** Checks on the work dir: what the run wrote, and what it must not have. */
-import picomatch from "picomatch";
+import { createRequire } from "node:module";
+import type picomatchType from "picomatch";
 import type { FileChange, Trace } from "../trace/types.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable } from "./describe.js";
 import { requireName, requireNames } from "./validate.js";
+
+let picomatch: typeof picomatchType | undefined;
+/** picomatch, loaded when the first glob is matched, not when proctor is imported. */
+function loadPicomatch(): typeof picomatchType {
+  picomatch ??= createRequire(import.meta.url)("picomatch") as typeof picomatchType;
+  return picomatch;
+}
+
+/** Characters without which picomatch sees no glob: a pattern with none of them is a plain path. */
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
 /**
  * A path or glob as the user wrote it, as a predicate over the trace's relative paths.
@@ -13,8 +24,8 @@ function pathMatcher(pattern: string, cwd: string | undefined): (path: string) =
   let p = pattern.replace(/\\/g, "/");
   if (cwd && p.startsWith(`${cwd.replace(/\/$/, "")}/`)) p = p.slice(cwd.replace(/\/$/, "").length + 1);
   p = p.replace(/^\.\//, "");
-  if (picomatch.scan(p).isGlob) {
-    const isMatch = picomatch(p, { dot: true });
+  if (GLOB_CHARS.test(p) && loadPicomatch().scan(p).isGlob) {
+    const isMatch = loadPicomatch()(p, { dot: true });
     return (path) => isMatch(path);
   }
   return (path) => path === p;

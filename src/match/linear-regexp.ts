@@ -4,10 +4,21 @@
  * must not stall `proctor check` or a gate that sits in front of every tool call. RegExp objects
  * written in code stay JavaScript regexes.
  */
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
 import { ProctorError } from "../errors/proctor-error.js";
 
-const FLAG_BITS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+let re2js: typeof RE2JS | undefined;
+/** re2js, loaded (through its CommonJS build, synchronously) when the first pattern from data is compiled, not when proctor is imported. */
+function loadRe2js(): typeof RE2JS {
+  re2js ??= (createRequire(import.meta.url)("re2js") as typeof import("re2js")).RE2JS;
+  return re2js;
+}
+
+/** The RE2 flag bit for each JavaScript flag it honours. */
+function flagBit(RE2: typeof RE2JS, flag: string): number | undefined {
+  return flag === "i" ? RE2.CASE_INSENSITIVE : flag === "m" ? RE2.MULTILINE : flag === "s" ? RE2.DOTALL : undefined;
+}
 /** Flags with no effect on a yes/no match (g resets per test, u and d change nothing RE2 does). */
 const NEUTRAL_FLAGS = new Set(["g", "u", "d"]);
 
@@ -53,9 +64,11 @@ export class LinearRegExp extends RegExp {
 }
 
 function compileLinear(source: string, flags: string): RE2JS {
+  const RE2 = loadRe2js();
   let bits = 0;
   for (const f of flags) {
-    if (FLAG_BITS[f] !== undefined) bits |= FLAG_BITS[f];
+    const bit = flagBit(RE2, f);
+    if (bit !== undefined) bits |= bit;
     else if (!NEUTRAL_FLAGS.has(f)) {
       throw new ProctorError("INVALID_CHECK", `regular expression /${source}/${flags}: flag "${f}" is not supported for patterns read from data (supported: i, m, s, g, u)`);
     }
@@ -66,7 +79,7 @@ function compileLinear(source: string, flags: string): RE2JS {
     throw new ProctorError("INVALID_CHECK", (error as Error).message);
   }
   try {
-    return RE2JS.compile(source, bits);
+    return RE2.compile(source, bits);
   } catch (error) {
     throw new ProctorError("INVALID_CHECK", `/${source}/ needs backtracking, which patterns read from data may not use (${(error as Error).message})`, {
       detail: "  patterns read from data are matched by RE2, which has no backreferences or lookaround; rewrite it without them, or build the check in code with a RegExp",

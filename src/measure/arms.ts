@@ -3,7 +3,6 @@
  * interleaved under one concurrency limit (so drift in the API or the machine hits every arm
  * alike), then every other arm compared with the first.
  */
-import pLimit from "p-limit";
 import { ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { compareReports, type CompareOptions, type ReportComparison } from "./compare-reports.js";
@@ -38,7 +37,7 @@ export async function measureArms<T = Trace>(options: MeasureArmsOptions<T>): Pr
     if (typeof options.arms[name] !== "function") throw new ProctorError("INVALID_INPUT", `measureArms: arms.${name} must be a run function (trial, context) => Trace`);
   }
   const { arms, compare, ...shared } = options;
-  const limit = pLimit(options.concurrency ?? 1);
+  const limit = (await import("p-limit")).default(options.concurrency ?? 1);
   const traces = (name: string) => (shared.keepTraces ? { keepTraces: shared.keepTraces.replace(/(\.jsonl)?$/, `.${name}$1`) } : {});
   const runs = Object.entries(arms);
   const reports = await Promise.all(runs.map(([name, run]) => measure<T>({ ...shared, ...traces(name), run, name, limit, progress: options.progress ?? false })));

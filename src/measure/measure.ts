@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pLimit, { type LimitFunction } from "p-limit";
+import type { LimitFunction } from "p-limit";
 import { evaluateChecks, type Check } from "../checks/check.js";
 import { isProctorError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
@@ -122,7 +122,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const progress = createProgress(options.progress ?? "auto");
   const log: TraceLog | undefined = options.keepTraces ? openTraceLog(options.keepTraces) : undefined;
   const seedForStreams = options.seed ?? randomUUID();
-  const limit = options.limit ?? pLimit(concurrency);
+  const limit = options.limit ?? (await import("p-limit")).default(concurrency);
   const startedAt = new Date();
   const t0 = performance.now();
   let active = 0;

@@ -99,6 +99,12 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it("proctor export points the config at the installed package's promptfoo modules (found from the bundled CLI)", async () => {
+    const r = await execa("npx", ["proctor", "export", "promptfoo", "evals/first.eval.mjs"], { cwd: project, reject: false });
+    expect(r.stdout).toContain("file://node_modules/proctor/promptfoo/provider.mjs");
+    expect(r.exitCode).toBe(0);
+  });
+
   it("proctor init writes a starter eval (TypeScript, since tsx is installed) that runs green", async () => {
     const init = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
     expect(init.stdout).toMatch(/wrote starter\/example\.eval\.ts/);

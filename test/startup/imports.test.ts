@@ -1,8 +1,9 @@
 /**
  * What importing proctor costs: the modules a fresh process loads for `import("proctor")` and
  * `import("proctor/harness")` (the built package, as users get it), listed by a resolve hook for
- * ES modules plus the CommonJS cache. The shell parser, ajv and yaml are each tens of milliseconds
- * and most importers never need them, so they must load only when used.
+ * ES modules plus the CommonJS cache. The shell parser, ajv and yaml are each tens of milliseconds,
+ * junit-report-builder over a hundred, picomatch, re2js and p-limit ten to twenty; most importers
+ * never need them, so they must load only when used.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,6 +13,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { exports: Record<string, { default: string } | string> };
+
+/** The built file an export of package.json points at (`"."`, `"./harness"`), as an absolute path. */
+function entryFile(subpath: string): string {
+  const target = pkg.exports[subpath];
+  if (target === undefined) throw new Error(`package.json exports no ${subpath}`);
+  return path.join(root, typeof target === "string" ? target : target.default);
+}
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-startup-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,6 +70,8 @@ function packagesIn(files: readonly string[]): string[] {
 }
 
 const SLOW = ["web-tree-sitter", "tree-sitter-bash", "ajv", "yaml"];
+/** Loaded at first use only: a `$regex` from data, a glob, a measurement, a JUnit file. */
+const LAZY = ["re2js", "picomatch", "p-limit", "junit-report-builder"];
 
 describe("start-up", () => {
   it("sees a package a process does load (the listing itself works)", () => {
@@ -69,22 +80,46 @@ describe("start-up", () => {
     expect(packagesIn(loadedFiles("ajv"))).toContain("ajv");
   });
 
-  it('import("proctor") loads neither the shell parser, nor ajv, nor yaml', () => {
+  it('import("proctor") loads neither the shell parser, nor ajv, nor yaml, nor re2js, picomatch, p-limit or junit-report-builder', () => {
     const files = loadedFiles("proctor");
-    expect(files.some((f) => f.endsWith("/dist/src/index.js"))).toBe(true);
-    expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
+    expect(files).toContain(entryFile("."));
+    expect(packagesIn(files).filter((p) => SLOW.includes(p) || LAZY.includes(p))).toEqual([]);
   });
 
-  it('import("proctor/safety") loads neither the shell parser (it loads on first need), nor ajv, nor yaml', () => {
+  it('import("proctor/safety") loads neither the shell parser (it loads on first need), nor ajv, nor yaml, nor the lazily loaded packages', () => {
     const files = loadedFiles("proctor/safety");
-    expect(files.some((f) => f.endsWith("/dist/src/safety.js"))).toBe(true);
-    expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
+    expect(files).toContain(entryFile("./safety"));
+    expect(packagesIn(files).filter((p) => SLOW.includes(p) || LAZY.includes(p))).toEqual([]);
   });
 
-  it('import("proctor/harness") loads neither ajv, nor yaml, nor the shell parser', () => {
+  it('import("proctor/harness") loads neither ajv, nor yaml, nor the shell parser, nor the lazily loaded packages', () => {
     const files = loadedFiles("proctor/harness");
-    expect(files.some((f) => f.endsWith("/dist/harness/index.js"))).toBe(true);
-    expect(packagesIn(files).filter((p) => SLOW.includes(p))).toEqual([]);
+    expect(files).toContain(entryFile("./harness"));
+    expect(packagesIn(files).filter((p) => SLOW.includes(p) || LAZY.includes(p))).toEqual([]);
+  });
+
+  it("every package entry is the build's bundle, and importing one loads only bundled files", () => {
+    // A bundled file carries the bundler's banner; tsc's per-module output does not.
+    const bundled = (file: string) => readFileSync(file, "utf8").slice(0, 400).includes("Bundled by scripts/bundle.mjs");
+    for (const subpath of Object.keys(pkg.exports).filter((k) => k !== "./package.json" && entryFile(k).endsWith(".js"))) {
+      expect(bundled(entryFile(subpath)), subpath).toBe(true);
+    }
+    const own = loadedFiles("proctor/harness").filter((f) => f.startsWith(path.join(root, "dist") + path.sep) && f.endsWith(".js"));
+    expect(own.length).toBeGreaterThan(1);
+    expect(own.filter((f) => !bundled(f))).toEqual([]);
+  });
+
+  it('import("proctor/reporters") leaves junit-report-builder until a JUnit file is built', () => {
+    expect(packagesIn(loadedFiles("proctor/reporters"))).not.toContain("junit-report-builder");
+  });
+
+  it("loads re2js, picomatch and p-limit when a $regex from data, a glob and a measurement are used", () => {
+    const then = `
+      const trace = await mod.readTranscript(${JSON.stringify(path.join(root, "test/fixtures/transcripts/edit-write-bash-fail.jsonl"))});
+      const checks = [mod.checkFromJSON({ kind: "toolWith", name: "Bash", args: { command: { $regex: "^l+s$", $flags: "i" } } }), mod.wrote("src/**/*.ts")];
+      await mod.measure({ run: () => trace, checks, trials: 1, progress: false });`;
+    const loaded = packagesIn(loadedFiles("proctor", then));
+    expect(LAZY.filter((p) => p !== "junit-report-builder").filter((p) => !loaded.includes(p))).toEqual([]);
   });
 
   it("validating a JSON script (good and bad) uses the build's validator: no ajv compiler, no yaml", () => {
@@ -97,7 +132,7 @@ describe("start-up", () => {
       const errors = scriptErrors({ turns: [{ text: "ok" }, { text: "x" }, { tools: [{ name: "Bash", input: "ls" }] }] });
       if (errors[0] !== 'turns[2].tools[0].input: must be object (got "ls")') throw new Error("unexpected errors: " + errors);`;
     const files = loadedFiles("proctor/harness", then);
-    expect(files.some((f) => f.includes("/dist/src/schema/validators/"))).toBe(true);
+    expect(files.some((f) => f.startsWith(path.join(root, "dist") + path.sep) && /\/validators\/v\d+\.cjs$/.test(f))).toBe(true);
     // Only ajv's small runtime helpers, which the generated code requires, may load.
     expect(files.filter((f) => f.includes("/node_modules/ajv/") && !f.includes("/node_modules/ajv/dist/runtime/"))).toEqual([]);
     expect(packagesIn(files)).not.toContain("yaml");

@@ -1,0 +1,96 @@
+// Build step, after tsc and gen-validators: bundles every package entry (package.json `exports`
+// and `bin`, plus the dist modules that the shipped promptfoo/*.mjs files import) with esbuild, in
+// place over tsc's output for that entry, so a fresh process loads a handful of files instead of a
+// hundred. Code shared by entries goes to dist/chunks/ (one copy of ProctorError, the shell parser,
+// the schema checker across entries) and every dynamic import stays a lazy chunk. Packages stay
+// external; no minification and no source maps, so stack traces stay readable. tsc's other .js
+// files stay in dist for code that imports an internal module directly; `types` keep pointing at
+// tsc's .d.ts.
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = path.join(root, "dist");
+const CHUNKS = "chunks";
+const BANNER = "// Bundled by scripts/bundle.mjs at build time from tsc's output; do not edit.";
+
+/** The `default` (or plain string) targets of package.json `exports`, and every `bin`. */
+function packageTargets(pkg) {
+  const targets = [];
+  const visit = (value) => {
+    if (typeof value === "string") targets.push(value);
+    else if (value && typeof value === "object") {
+      for (const [condition, target] of Object.entries(value)) if (condition !== "types") visit(target);
+    }
+  };
+  visit(pkg.exports);
+  if (typeof pkg.bin === "string") targets.push(pkg.bin);
+  else if (pkg.bin) targets.push(...Object.values(pkg.bin));
+  return targets.map((t) => path.resolve(root, t));
+}
+
+/** The dist modules a shipped file outside dist imports by relative path (promptfoo/*.mjs → ../dist/…). */
+function distImportsOf(file) {
+  const source = readFileSync(file, "utf8");
+  const specifiers = [...source.matchAll(/\bfrom\s+["'](\.{1,2}\/[^"']+)["']/g)].map((m) => path.resolve(path.dirname(file), m[1]));
+  return specifiers.filter((s) => s.startsWith(dist + path.sep));
+}
+
+/** Every entry point: package targets inside dist, and dist modules the targets outside it import. */
+function entryPoints(pkg) {
+  const entries = new Set();
+  for (const target of packageTargets(pkg)) {
+    if (!target.endsWith(".js") && !target.endsWith(".mjs")) continue;
+    if (target.startsWith(dist + path.sep)) entries.add(target);
+    else if (existsSync(target)) distImportsOf(target).forEach((e) => entries.add(e));
+  }
+  for (const entry of entries) {
+    if (!existsSync(entry)) throw new Error(`bundle: ${path.relative(root, entry)} is a package entry but tsc did not write it; run \`npm run build\``);
+    if (readFileSync(entry, "utf8").slice(0, 400).includes(BANNER)) {
+      throw new Error(`bundle: ${path.relative(root, entry)} is already bundled; run \`npm run build\` (tsc first) instead of bundling twice`);
+    }
+  }
+  return [...entries].sort();
+}
+
+async function main() {
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const entries = entryPoints(pkg);
+  rmSync(path.join(dist, CHUNKS), { recursive: true, force: true });
+  const result = await build({
+    entryPoints: entries,
+    outdir: dist,
+    outbase: dist,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    banner: { js: BANNER },
+    sourcemap: false,
+    minify: false,
+    metafile: true,
+    logLevel: "warning",
+  });
+  // The schema checker loads the build's validators from `./validators/` beside itself: copy them
+  // beside whichever bundled file now holds it.
+  const checker = path.join(dist, "src", "schema", "schema-errors.js");
+  const validators = path.join(path.dirname(checker), "validators");
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    const holdsChecker = Object.keys(meta.inputs).some((input) => path.resolve(root, input) === checker);
+    const dir = path.dirname(path.resolve(root, output));
+    if (holdsChecker && dir !== path.dirname(checker) && existsSync(validators)) cpSync(validators, path.join(dir, "validators"), { recursive: true });
+  }
+  const chunks = readdirSync(path.join(dist, CHUNKS)).filter((f) => f.endsWith(".js")).length;
+  console.log(`bundle: ${entries.length} entries, ${chunks} shared or lazy chunks -> ${path.relative(process.cwd(), dist)}`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error && error.message.startsWith("bundle: ") ? error.message : error);
+  process.exitCode = 1;
+});
