@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import junitModule, { type Builder } from "junit-report-builder";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { firstLine, xmlSafe } from "../text/sanitize.js";
 
 /** One testcase, as data. */
@@ -71,6 +71,6 @@ export function writeJunit(file: string, xml: string): void {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, xml.endsWith("\n") ? xml : `${xml}\n`);
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot write the JUnit report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new InvalidInputError("INVALID_INPUT", `cannot write the JUnit report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
 }

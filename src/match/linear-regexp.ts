@@ -5,7 +5,7 @@
  * written in code stay JavaScript regexes.
  */
 import { RE2JS } from "re2js";
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidCheckError } from "../checks/validate.js";
 
 const FLAG_BITS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
 /** Flags with no effect on a yes/no match (g resets per test, u and d change nothing RE2 does). */
@@ -57,18 +57,18 @@ function compileLinear(source: string, flags: string): RE2JS {
   for (const f of flags) {
     if (FLAG_BITS[f] !== undefined) bits |= FLAG_BITS[f];
     else if (!NEUTRAL_FLAGS.has(f)) {
-      throw new ProctorError("INVALID_CHECK", `regular expression /${source}/${flags}: flag "${f}" is not supported for patterns read from data (supported: i, m, s, g, u)`);
+      throw new InvalidCheckError("INVALID_CHECK", `regular expression /${source}/${flags}: flag "${f}" is not supported for patterns read from data (supported: i, m, s, g, u)`);
     }
   }
   try {
     new RegExp(source, flags);
   } catch (error) {
-    throw new ProctorError("INVALID_CHECK", (error as Error).message);
+    throw new InvalidCheckError("INVALID_CHECK", (error as Error).message, { input: `/${source}/${flags}`, cause: error });
   }
   try {
     return RE2JS.compile(source, bits);
   } catch (error) {
-    throw new ProctorError("INVALID_CHECK", `/${source}/ needs backtracking, which patterns read from data may not use (${(error as Error).message})`, {
+    throw new InvalidCheckError("INVALID_CHECK", `/${source}/ needs backtracking, which patterns read from data may not use (${(error as Error).message})`, {
       detail: "  patterns read from data are matched by RE2, which has no backreferences or lookaround; rewrite it without them, or build the check in code with a RegExp",
     });
   }

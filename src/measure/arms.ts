@@ -4,7 +4,7 @@
  * alike), then every other arm compared with the first.
  */
 import pLimit from "p-limit";
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { compareReports, type CompareOptions, type ReportComparison } from "./compare-reports.js";
 import { measure, type MeasureOptions } from "./measure.js";
@@ -32,9 +32,9 @@ export interface ArmsResult {
 /** Measure every arm and compare each with the first: `{ arms: { baseline, candidate } }`. */
 export async function measureArms<T = Trace>(options: MeasureArmsOptions<T>): Promise<ArmsResult> {
   const names = Object.keys(options.arms ?? {});
-  if (names.length < 2) throw new ProctorError("INVALID_INPUT", `measureArms needs at least two arms, like { arms: { baseline, candidate } }; got ${names.length === 0 ? "none" : names.join(", ")}`);
+  if (names.length < 2) throw new InvalidInputError("INVALID_INPUT", `measureArms needs at least two arms, like { arms: { baseline, candidate } }; got ${names.length === 0 ? "none" : names.join(", ")}`);
   for (const name of names) {
-    if (typeof options.arms[name] !== "function") throw new ProctorError("INVALID_INPUT", `measureArms: arms.${name} must be a run function (trial, context) => Trace`);
+    if (typeof options.arms[name] !== "function") throw new InvalidInputError("INVALID_INPUT", `measureArms: arms.${name} must be a run function (trial, context) => Trace`);
   }
   const { arms, compare, ...shared } = options;
   const limit = pLimit(options.concurrency ?? 1);

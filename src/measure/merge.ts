@@ -5,14 +5,14 @@
  * A merge knows its shard set: shards given twice or holding trials outside their slice are
  * refused, and a merge that lacks shards says so in `incomplete` (it never passes a gate).
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import { summariseCheck, summariseUsage, keepLowest, UNITS, type UsageCounts } from "./summarise.js";
 import { validateCheckReport } from "./schema.js";
 import { formatShard, parseShard, shardTrials } from "./shard.js";
 import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
 
 function mismatch(what: string, detail: string): never {
-  throw new ProctorError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
+  throw new InvalidInputError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -95,7 +95,7 @@ function mergedIncompleteness(reports: readonly CheckReport[], missing: readonly
 
 /** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
 export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
-  if (reports.length === 0) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
+  if (reports.length === 0) throw new InvalidInputError("INVALID_INPUT", "cannot merge: no reports given");
   // Objects handed over in code get the same schema check as files read by `proctor merge`.
   reports.forEach((r, i) => validateCheckReport(r, names[i]));
   requireCompatible(reports, names);

@@ -3,6 +3,7 @@
  * only on (seed, trial index) — not on concurrency, completion order or which shard ran it — so a
  * sharded run and an unsharded one with the same seed make the same draws, trial for trial.
  */
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 /** A deterministic source of uniform draws. */
 export interface Random {
@@ -38,7 +39,7 @@ function hashSeed(text: string): [number, number, number, number] {
 
 /** A seeded generator (sfc32: fast, passes PractRand to 2^40+ bytes). Same seed, same sequence. */
 export function seededRandom(seed: number | string): Random {
-  if (typeof seed !== "string" && !Number.isFinite(seed)) throw new TypeError(`seededRandom: seed must be a finite number or a string; got ${String(seed)}`);
+  if (typeof seed !== "string" && !Number.isFinite(seed)) throw new InvalidInputError("INVALID_INPUT", `seededRandom: seed must be a finite number or a string; got ${String(seed)}`, { input: "seed", hint: "pass the run's seed, e.g. 42 or \"nightly\"" });
   let [a, b, c, d] = hashSeed(String(seed));
   const next = (): number => {
     a >>>= 0;
@@ -58,15 +59,15 @@ export function seededRandom(seed: number | string): Random {
   return {
     next,
     int(min, max) {
-      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min) throw new RangeError(`int(min, max) needs integers with min < max; got ${min}, ${max}`);
+      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min) throw new InvalidInputError("INVALID_INPUT", `int(min, max) needs integers with min < max; got ${min}, ${max}`, { input: "min, max" });
       return min + Math.floor(next() * (max - min));
     },
     chance(p) {
-      if (!(p >= 0 && p <= 1)) throw new RangeError(`chance(p) needs p within 0..1; got ${p}`);
+      if (!(p >= 0 && p <= 1)) throw new InvalidInputError("INVALID_INPUT", `chance(p) needs p within 0..1; got ${p}`, { input: "p" });
       return next() < p;
     },
     pick(items) {
-      if (items.length === 0) throw new RangeError("pick(items) needs at least one item");
+      if (items.length === 0) throw new InvalidInputError("INVALID_INPUT", "pick(items) needs at least one item", { input: "items" });
       return items[Math.floor(next() * items.length)];
     },
   };

@@ -8,6 +8,7 @@ import { beforeAll, expect as vitestExpect } from "vitest";
 import { loadShellParser } from "../effects/bash/parser.js";
 import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 interface ProctorMatchers<R = unknown> {
   /** The check holds for the received Trace (or HookRunResult). */
@@ -40,7 +41,7 @@ try {
 vitestExpect.extend({
   toPass(received: unknown, check: Check<unknown>) {
     if (typeof check?.eval !== "function") {
-      throw new TypeError(`toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`);
+      throw new InvalidInputError("INVALID_INPUT", `toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`, { input: "check" });
     }
     const [r] = evalChecks(received, [check]);
     if (this.isNot && r.inconclusive) {
@@ -55,7 +56,7 @@ vitestExpect.extend({
     };
   },
   toPassAll(received: unknown, checks: readonly Check<unknown>[]) {
-    if (!checkList(checks)) throw new TypeError("toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing");
+    if (!checkList(checks)) throw new InvalidInputError("INVALID_INPUT", "toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing", { input: "checks", hint: "pass an array of checks such as [notTool(\"Bash\")]" });
     const results = evalChecks(received, checks);
     const failures = results.filter((r) => !r.pass);
     const undecided = results.filter((r) => r.inconclusive);

@@ -1,5 +1,5 @@
 import { readTranscript, requireTranscriptEvents } from "../../trace/transcript.js";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { InvalidInputError } from "../../errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -8,7 +8,7 @@ const USAGE = "proctor trace FILE   (a claude stream-json transcript)";
 /** Print a transcript as a Trace. Malformed lines are reported on stderr and in `errors`. */
 const trace: Command = async (argv) => {
   const { positionals } = parseCommandArgs(argv, {}, USAGE);
-  if (positionals.length !== 1) throw new ProctorError("INVALID_INPUT", `expected one transcript file\nusage: ${USAGE}`);
+  if (positionals.length !== 1) throw new InvalidInputError("INVALID_INPUT", `expected one transcript file\nusage: ${USAGE}`);
   const t = requireTranscriptEvents(readTranscript(positionals[0]), positionals[0]);
   for (const e of t.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor trace: ${positionals[0]}: ${e.message}\n`);
   process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
