@@ -3,7 +3,7 @@
  * tools, answering a JSON verdict. It goes through the same claude binary as the agent (so the same
  * key, gateway and model settings), and runs against the mock model in tests like anything else.
  */
-import { ProctorError, RunError } from "../../src/errors/proctor-error.js";
+import { ProctorError, RunError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { JudgeFn, JudgeInput, JudgeVerdict } from "../../src/checks/judged.js";
 import { runEval } from "../eval/run-eval.js";
 
@@ -63,6 +63,12 @@ export function readVerdict(answer: string): Pick<JudgeVerdict, "pass" | "score"
  * grading fails with the reason — an ungraded output is never a pass.
  */
 export function claudeJudge(options: ClaudeJudgeOptions = {}): JudgeFn {
+  for (const key of ["timeoutMs", "maxBudgetUsd"] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === "number" && value > 0)) {
+      throw new InvalidInputError("INVALID_INPUT", `claudeJudge: ${key} must be a positive number; got ${String(value)}`, { input: key, hint: "omit it for the default" });
+    }
+  }
   return async (input) => {
     const prompt = gradingPrompt(input, options.includeToolCalls);
     const { trace, cleanup } = await runEval({

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { InvalidInputError, ConfigError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ConfigError, messageOf } from "../../src/errors/proctor-error.js";
 import { validateScript } from "../script/schema.js";
 import type { Script } from "../script/types.js";
 import { MockRunState, type MockRun } from "../run/mock-run.js";
@@ -122,9 +122,16 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   });
   server.on("upgrade", refuseWebSocket);
   server.keepAliveTimeout = 5_000;
+  const port = options.port ?? 0;
+  const listenHost = options.host ?? "127.0.0.1";
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidInputError("INVALID_INPUT", `startMockModel: port must be an integer within 0..65535; got ${String(port)}`, { input: "port", hint: "omit it (or pass 0) for a free port" });
+  }
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    server.once("error", (error) =>
+      reject(new InvalidInputError("INVALID_INPUT", `startMockModel: cannot listen on ${listenHost}:${port}: ${messageOf(error)}`, { input: port ? "port" : "host", hint: "omit port for a free one, and host for 127.0.0.1", cause: error })),
+    );
+    server.listen(port, listenHost, () => resolve());
   });
   if (options.unref) server.unref();
   const address = server.address() as AddressInfo;

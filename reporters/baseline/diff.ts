@@ -6,7 +6,7 @@
 import { compareReports, type CompareOptions, type ReportComparison } from "../../src/measure/compare-reports.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
-import type { Baseline } from "./format.js";
+import { validateBaseline, type Baseline } from "./format.js";
 
 /** One eval of the diff. */
 export interface EvalDiff {
@@ -51,6 +51,7 @@ function byName(current: Baseline | readonly CheckReport[]): Map<string, CheckRe
 
 /** Compare `current` (reports or another baseline) with `baseline`, per eval and per check. */
 export function diffBaseline(baseline: Baseline, current: Baseline | readonly CheckReport[], options: CompareOptions = {}): BaselineDiff {
+  validateBaseline(baseline);
   const now = byName(current);
   const evals: EvalDiff[] = [];
   for (const [name, report] of now) {

@@ -8,7 +8,7 @@ import { isPlainObject } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
 import { regexFromData } from "../match/linear-regexp.js";
 import type { Check, CheckJSON } from "./check.js";
-import { InvalidCheckError, describeValue } from "./validate.js";
+import { InvalidCheckError, describeValue, requireName } from "./validate.js";
 import { mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
 import { denied } from "./denied.js";
 import { experimental_eachReply, experimental_replyCount, output, received, turns } from "./text.js";
@@ -157,6 +157,8 @@ const BUILDERS = new Map<string, Builder>([
 
 /** Teach `checkFromJSON` a new kind (e.g. a plugin's own checks). */
 export function registerCheckKind(kind: string, build: (json: CheckJSON) => Check<never>): void {
+  requireName("registerCheckKind", "kind", kind);
+  if (typeof build !== "function") throw new InvalidCheckError(kind, "build", "must be a function (json) => Check", build);
   BUILDERS.set(kind, (r) => {
     const check = build(r.json as CheckJSON);
     for (const key of Object.keys(r.json)) r.undecoded(key);

@@ -13,7 +13,7 @@ import { evaluateThresholds, type ThresholdVerdict } from "../measure/thresholds
 import type { CheckReport, ShardSpec } from "../measure/types.js";
 import { ConfigError, InvalidInputError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
-import type { EvalDefinition, MockSpec, PerTrial, RealSpec, ReplayTierSpec } from "./define.js";
+import { isEvalDefinition, type EvalDefinition, type MockSpec, type PerTrial, type RealSpec, type ReplayTierSpec } from "./define.js";
 
 /** One way to turn a spec into a Trace (the mock-model harness, the real API). */
 export interface TierRunner<S> {
@@ -70,6 +70,7 @@ export interface EvalOutcome {
 
 /** Which tier an eval runs on under `choice`, or why it does not run. */
 export function chooseTier(definition: EvalDefinition, choice: TierChoice): Tier | { notRun: string } {
+  if (!isEvalDefinition(definition)) throw new InvalidInputError("INVALID_INPUT", "chooseTier(definition, choice) needs an eval definition", { input: "definition", hint: "pass what defineEval returns" });
   const has = (t: Tier) => definition.tiers.includes(t);
   if (has("run")) return "run";
   if (choice === "mock") return has("mock") ? "mock" : { notRun: "it has no mock tier (run with --real)" };

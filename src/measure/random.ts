@@ -75,5 +75,7 @@ export function seededRandom(seed: number | string): Random {
 
 /** The stream for one trial: a function of (seed, trial) only, so sharding and concurrency don't change it. */
 export function trialRandom(seed: number | string, trial: number): Random {
+  if (typeof seed !== "string" && !Number.isFinite(seed)) throw new InvalidInputError("INVALID_INPUT", `trialRandom: seed must be a finite number or a string; got ${String(seed)}`, { input: "seed" });
+  if (!Number.isInteger(trial) || trial < 0) throw new InvalidInputError("INVALID_INPUT", `trialRandom: trial must be a non-negative integer; got ${String(trial)}`, { input: "trial" });
   return seededRandom(`${String(seed)}#${trial}`);
 }
