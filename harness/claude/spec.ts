@@ -158,6 +158,7 @@ function refuseMissingPaths(spec: HarnessSpec): void {
         JSON.parse(readFileSync(path.join(dir, file), "utf8"));
       } catch (error) {
         throw new InvalidInputError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)}: ${file} is not valid JSON (${(error as Error).message})`, {
+          cause: error,
           detail: "  claude silently skips such a plugin (or its hooks); fix the file",
         });
       }

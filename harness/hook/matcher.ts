@@ -15,6 +15,6 @@ export function matcherMatches(matcher: string, value: string): boolean {
   try {
     return new RegExp(`^(?:${matcher})$`).test(value);
   } catch (error) {
-    throw new InvalidInputError("INVALID_INPUT", `runHook: matcher ${JSON.stringify(matcher)} is not a valid pattern: ${(error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `runHook: matcher ${JSON.stringify(matcher)} is not a valid pattern: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -25,14 +25,14 @@ export function readReportFiles(files: readonly string[]): CheckReport[] {
     try {
       text = readTextWithin(file, JSON_FILE_LIMITS);
     } catch (error) {
-      throw new InvalidInputError("INVALID_INPUT", `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new InvalidInputError("INVALID_INPUT", `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
     }
     refuseDeepJson(text, `the report ${file}`);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new ReportError("REPORT_INVALID", `${file} is not JSON: ${(error as Error).message}`);
+      throw new ReportError("REPORT_INVALID", `${file} is not JSON: ${(error as Error).message}`, { cause: error });
     }
     return reportsFromJSON(value, file);
   });

@@ -69,6 +69,7 @@ function compileLinear(source: string, flags: string): RE2JS {
     return RE2JS.compile(source, bits);
   } catch (error) {
     throw new InvalidCheckError("INVALID_CHECK", `/${source}/ needs backtracking, which patterns read from data may not use (${(error as Error).message})`, {
+      cause: error,
       detail: "  patterns read from data are matched by RE2, which has no backreferences or lookaround; rewrite it without them, or build the check in code with a RegExp",
     });
   }

@@ -126,7 +126,7 @@ export function parseCheckReport(text: string, source = "report"): CheckReport {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`);
+    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return validateCheckReport(value, source);
 }
@@ -137,7 +137,7 @@ export function parseCheckReports(text: string, source = "report"): CheckReport[
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`);
+    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return Array.isArray(value) ? value.map((r, i) => validateCheckReport(r, `${source}[${i}]`)) : [validateCheckReport(value, source)];
 }

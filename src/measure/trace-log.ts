@@ -16,7 +16,7 @@ export function openTraceLog(path: string): TraceLog {
     mkdirSync(dirname(path), { recursive: true });
     fd = openSync(path, "w");
   } catch (error) {
-    throw new InvalidInputError("INVALID_INPUT", `keepTraces: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `keepTraces: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const stream = createWriteStream("", { fd });
   let failure: Error | undefined;

@@ -172,7 +172,7 @@ export async function parsePolicyText(text: string, source = "policy", format?: 
       value = parse(text);
     }
   } catch (error) {
-    throw new ConfigError("POLICY_INVALID", `${source}: not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message}`);
+    throw new ConfigError("POLICY_INVALID", `${source}: not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message}`, { cause: error });
   }
   return parsePolicy(value, source);
 }
@@ -183,7 +183,7 @@ export async function readPolicyFile(path: string): Promise<PolicyFile> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new ConfigError("POLICY_INVALID", `cannot read policy file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError("POLICY_INVALID", `cannot read policy file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const format = /\.json$/i.test(path) ? "json" : /\.ya?ml$/i.test(path) ? "yaml" : undefined;
   return parsePolicyText(text, path, format);

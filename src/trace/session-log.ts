@@ -254,6 +254,7 @@ export function readTranscriptFiles(path: string, read: (file: string) => string
         meta = JSON.parse(readFileSync(metaPath, "utf8")) as Json;
       } catch (error) {
         throw new TranscriptError("TRANSCRIPT_UNREADABLE", `cannot read ${metaPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+          cause: error,
           detail: "  each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them",
         });
       }

@@ -5,7 +5,7 @@
  * a reason it takes no input that can be malformed.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -337,6 +337,30 @@ describe("the verdict errors", () => {
       expect((error as ProctorError).code).toBe("CHECKS_FAILED");
       expect(RatesBelowThresholdError.prototype).toBeInstanceOf(ProctorError);
     });
+  });
+});
+
+describe("errors from Node and dependencies are wrapped, the original kept as cause", () => {
+  const adir = path.join(dir, "a-directory");
+  const cases: [string, () => unknown, ErrorClass, string, ((cause: unknown) => boolean)?][] = [
+    ["runHarness with a binary that does not exist", () => harness.runHarness({ prompt: "hi", script: { turns: [{ text: "ok" }] }, claudePath: MISSING }), RunError, "BINARY_MISSING"],
+    ["runReplay of a file that is not a transcript", () => harness.runReplay({ recording: file("prose.jsonl", "hello\nworld\n") }), TranscriptError, "TRANSCRIPT_UNREADABLE"],
+    ["readTranscript of a directory", () => proctor.readTranscript(adir), TranscriptError, "TRANSCRIPT_UNREADABLE", (c) => (c as NodeJS.ErrnoException).code === "EISDIR"],
+    ["readChecksFile of a file that is not JSON", () => reporters.readChecksFile(notJson()), InvalidInputError, "INVALID_INPUT", (c) => c instanceof SyntaxError],
+    ["readPolicyFile of YAML that does not parse", () => proctor.readPolicyFile(file("bad.yaml", "rules: [unclosed")), ConfigError, "POLICY_INVALID", (c) => c instanceof Error],
+    ["parseCheckReport of text that is not JSON", () => proctor.parseCheckReport("{ not json"), ReportError, "REPORT_INVALID", (c) => c instanceof SyntaxError],
+    ["parseBaseline of text that is not JSON", () => reporters.parseBaseline("{ not json", "b.json"), ReportError, "BASELINE_INVALID"],
+    ["loadScript of a directory", () => mockModel.loadScript(adir), ConfigError, "SCRIPT_INVALID", (c) => (c as NodeJS.ErrnoException).code === "EISDIR"],
+    ["loadEvalFile of a module with a syntax error", () => proctor.loadEvalFile(file("bad.eval.mjs", "export default {{{")), InvalidInputError, "INVALID_INPUT", (c) => c instanceof Error],
+    ["writeBaseline onto a directory", () => reporters.writeBaseline(adir, []), InvalidInputError, "INVALID_INPUT"],
+  ];
+  it.each(cases)("%s", async (_, call, throws, code, causeIs) => {
+    mkdirSync(adir, { recursive: true });
+    const error = await thrown(call);
+    expect(isProctorError(error), String(error)).toBe(true);
+    expect(error).toBeInstanceOf(throws);
+    expect((error as ProctorError).code).toBe(code);
+    if (causeIs) expect(causeIs((error as ProctorError).cause), `cause: ${String((error as ProctorError).cause)}`).toBe(true);
   });
 });
 
