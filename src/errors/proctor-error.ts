@@ -45,18 +45,19 @@ export class ProctorError extends Error {
   readonly code: ProctorErrorCode;
   /** One line: the reason, without detail. */
   readonly shortMessage: string;
+  // Declared, not defined: absent (not undefined) on errors that have none.
   /** What the error concerns (a path, a field, an argument), when there is one. */
-  readonly input?: string;
+  declare readonly input?: string;
   /** What to do about it, when proctor knows. */
-  readonly hint?: string;
+  declare readonly hint?: string;
 
   constructor(code: ProctorErrorCode, shortMessage: string, options: ProctorErrorOptions = {}) {
     super(renderMessage(shortMessage, options), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ProctorError";
     this.code = code;
     this.shortMessage = shortMessage;
-    if (options.input !== undefined) this.input = options.input;
-    if (options.hint !== undefined) this.hint = options.hint;
+    if (options.input !== undefined) Object.defineProperty(this, "input", { value: options.input, enumerable: true });
+    if (options.hint !== undefined) Object.defineProperty(this, "hint", { value: options.hint, enumerable: true });
     Object.defineProperty(this, BRAND, { value: true });
   }
 }
