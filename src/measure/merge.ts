@@ -94,7 +94,9 @@ function mergedIncompleteness(reports: readonly CheckReport[], missing: readonly
 }
 
 /** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
-export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
+export function mergeReports(reports: readonly CheckReport[], names?: readonly string[]): CheckReport {
+  if (!Array.isArray(reports as unknown)) throw new InvalidInputError("INVALID_INPUT", "mergeReports(reports) needs an array of reports", { input: "reports", hint: "pass the reports measure() returned, or the files proctor run --json wrote, parsed" });
+  names ??= reports.map((_, i) => `report ${i + 1}`);
   if (reports.length === 0) throw new InvalidInputError("INVALID_INPUT", "cannot merge: no reports given");
   // Objects handed over in code get the same schema check as files read by `proctor merge`.
   reports.forEach((r, i) => validateCheckReport(r, names[i]));

@@ -117,7 +117,7 @@ export function incompleteness(report: CheckReport): string | undefined {
 }
 
 /** Hold every check of `report` to its minimum; never throws for a shortfall (see assertRates). */
-export function evaluateThresholds(report: CheckReport, thresholds: Thresholds | undefined = report.thresholds): ThresholdVerdict {
+export function evaluateThresholds(report: CheckReport, thresholds: Thresholds | undefined = report?.thresholds): ThresholdVerdict {
   validateCheckReport(report, report?.name ?? "report");
   if (!thresholds) throw new InvalidInputError("INVALID_INPUT", "no thresholds: pass { min, per } or measure with thresholds so the report records them");
   validateThresholds(thresholds, report.checks);
@@ -163,7 +163,7 @@ export function evaluateThresholds(report: CheckReport, thresholds: Thresholds |
  * returns the verdict when the gate holds.
  */
 export function assertRates(report: CheckReport, thresholds?: Thresholds): ThresholdVerdict {
-  const verdict = evaluateThresholds(report, thresholds ?? report.thresholds);
+  const verdict = evaluateThresholds(report, thresholds ?? report?.thresholds);
   if (verdict.status !== "passed") throw new RatesBelowThresholdError(verdict, report.name);
   return verdict;
 }
