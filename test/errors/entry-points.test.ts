@@ -364,6 +364,91 @@ describe("errors from Node and dependencies are wrapped, the original kept as ca
   });
 });
 
+/**
+ * Input of the wrong JavaScript type (undefined, a number), as an untyped caller can pass. These
+ * functions still fail on it with a TypeError; the list may only shrink: a function that starts
+ * refusing such input with a proctor error must leave it, and a new one may not join it.
+ */
+const WRONG_TYPE_LEAKS_TO_FIX = [
+  "proctor/harness:apiKeyMissing",
+  "proctor/harness:buildEvalArgs",
+  "proctor/harness:buildEvalEnv",
+  "proctor/harness:buildHookInput",
+  "proctor/harness:gradingPrompt",
+  "proctor/harness:matcherMatches",
+  "proctor/harness:parseCodexJsonl",
+  "proctor/harness:parseTranscript",
+  "proctor/harness:scrubEnv",
+  "proctor/mock-model:readOfferedTools",
+  "proctor/reporters:buildPromptfooConfig",
+  "proctor/reporters:createBaseline",
+  "proctor/reporters:diffSuites",
+  "proctor/reporters:escapeHtml",
+  "proctor/reporters:renderBaselineDiff",
+  "proctor/reporters:renderJunitDiff",
+  "proctor/reporters:renderRunSummary",
+  "proctor/reporters:stripAnsi",
+  "proctor/reporters:traceFromText",
+  "proctor/reporters:xmlSafe",
+  "proctor:activeLeaseIds",
+  "proctor:applyRungAwareToolDescriptions",
+  "proctor:baseToolName",
+  "proctor:buildRuleOfTwoPolicy",
+  "proctor:classifyToolEffect",
+  "proctor:classifyTrifectaLegs",
+  "proctor:commandMatchesPattern",
+  "proctor:decideGate",
+  "proctor:decidePurityGate",
+  "proctor:effectSurface",
+  "proctor:evalsOfModule",
+  "proctor:evaluatePermissionDecision",
+  "proctor:evaluateToolArgumentPolicy",
+  "proctor:formatRate",
+  "proctor:formatShard",
+  "proctor:gateNeedsShell",
+  "proctor:holdsLethalTrifecta",
+  "proctor:incompleteness",
+  "proctor:interpretHookOutput",
+  "proctor:isGrantedAtRung",
+  "proctor:isToolDeniedByName",
+  "proctor:isToolGatedAtRung",
+  "proctor:matchArgs",
+  "proctor:missingShards",
+  "proctor:parseTranscript",
+  "proctor:pruneLeases",
+  "proctor:pureContractViolations",
+  "proctor:purityViolations",
+  "proctor:readSkillDeclaration",
+  "proctor:renderProgress",
+  "proctor:resolveGatedToolNames",
+  "proctor:simpleCommands",
+  "proctor:skillContract",
+  "proctor:stripRungToolDescriptionSuffix",
+  "proctor:thresholdFor",
+  "proctor:toolCallFacts",
+];
+/** Functions that run processes, open servers, write files or set global state: covered above, not called blind. */
+const NOT_CALLED_BLIND = new Set(["runHarness", "runEval", "runCodex", "runReplay", "runHook", "startMockModel", "claudeJudge", "measure", "measureArms", "runEvals", "writeBaseline", "writeJunit", "checkEach", "loadEvalFile", "loadEvalFiles", "setDefaultJudge", "loadShellParser"]);
+
+describe("input of the wrong JavaScript type", () => {
+  it("fails with a proctor error everywhere but the known list", async () => {
+    const leaks: string[] = [];
+    for (const [entry, module] of ENTRIES) {
+      for (const [name, fn] of Object.entries(module)) {
+        if (typeof fn !== "function" || /^class /.test(Function.prototype.toString.call(fn)) || NOT_CALLED_BLIND.has(name)) continue;
+        for (const value of [undefined, 42]) {
+          const error = await thrown(() => (fn as (...args: unknown[]) => unknown)(value, value, value));
+          if (error !== undefined && !isProctorError(error)) {
+            leaks.push(`${entry}:${name}`);
+            break;
+          }
+        }
+      }
+    }
+    expect(leaks.sort()).toEqual([...WRONG_TYPE_LEAKS_TO_FIX].sort());
+  });
+});
+
 // The CLI, spawned as a user runs it: the path comes from package.json's `bin`.
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: { proctor: string } };
 const BIN = path.join(ROOT, pkg.bin.proctor);
