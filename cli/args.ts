@@ -1,6 +1,6 @@
 /** Argument parsing shared by the commands: node's parseArgs, with errors that say what to do. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ProctorError } from "../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../src/errors/proctor-error.js";
 import { nearestOption } from "./help.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -31,6 +31,6 @@ export function parseCommandArgs<T extends Options>(
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
     const near = unknown ? nearestOption(unknown, Object.keys(options)) : undefined;
     const what = unknown ? `unknown option ${unknown}${near ? ` — did you mean --${near}?` : ""} (a value starting with "-" goes after --)` : message;
-    throw new ProctorError("INVALID_INPUT", `${what}\nusage: ${usage}`);
+    throw new InvalidInputError("INVALID_INPUT", `${what}\nusage: ${usage}`);
   }
 }

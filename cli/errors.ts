@@ -1,4 +1,13 @@
 /** How the CLI words an error: one line naming the input and what to do; the stack only for --debug. */
+import type { ProctorError } from "../src/errors/proctor-error.js";
+
+/**
+ * A proctor error as the CLI prints it: `proctor CMD: error [CODE] reason`, then its detail, the
+ * input it concerns and the hint, each on its own line (all in `message`).
+ */
+export function describeProctorError(error: ProctorError, command: string): string {
+  return `${command ? `proctor ${command}` : "proctor"}: error [${error.code}] ${error.message}`;
+}
 
 /** The stack and the cause chain, for --debug. */
 export function debugText(error: unknown): string {

@@ -9,7 +9,7 @@
 import { isProctorError } from "../src/errors/proctor-error.js";
 import { HelpRequested } from "./args.js";
 import type { Command } from "./command.js";
-import { debugText, describeUnexpected } from "./errors.js";
+import { debugText, describeProctorError, describeUnexpected } from "./errors.js";
 import { renderHelp } from "./help.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: Command }> }> = {
@@ -53,7 +53,7 @@ export async function main(argvIn: readonly string[]): Promise<number> {
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    process.stderr.write(`proctor: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
+    process.stderr.write(`proctor: error [INVALID_INPUT] unknown command ${JSON.stringify(name)}\n  hint: run one of the commands below\n\n${usage()}\n`);
     return 2;
   }
   try {
@@ -65,7 +65,7 @@ export async function main(argvIn: readonly string[]): Promise<number> {
       return 0;
     }
     if (isProctorError(error)) {
-      process.stderr.write(`proctor ${name}: ${error.message}\n${debug ? `${debugText(error)}\n` : ""}`);
+      process.stderr.write(`${describeProctorError(error, name)}\n${debug ? `${debugText(error)}\n` : ""}`);
       return error.code === "CHECKS_FAILED" || error.code === "RATES_BELOW_THRESHOLD" ? 1 : 2;
     }
     process.stderr.write(`${describeUnexpected(error, name)}\n${debug ? `${debugText(error)}\n` : ""}`);

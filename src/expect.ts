@@ -1,9 +1,10 @@
 /** The strict verdict: evaluate every check, throw one error listing every failure. */
-import { ProctorError } from "./errors/proctor-error.js";
+import { ProctorError, InvalidInputError } from "./errors/proctor-error.js";
 import { evalChecks, type Check, type CheckResult } from "./checks/check.js";
 
 /** Thrown by `expect`/`assertChecks`; carries every per-check result. */
 export class ChecksFailedError extends ProctorError {
+  declare readonly code: "CHECKS_FAILED";
   readonly results: readonly CheckResult[];
   readonly failures: readonly CheckResult[];
   constructor(results: readonly CheckResult[]) {
@@ -26,7 +27,7 @@ export function renderFailures(failures: readonly CheckResult[]): string {
  */
 export function assertChecks<T>(target: T, checks: readonly Check<T>[]): CheckResult[] {
   if (!Array.isArray(checks) || checks.length === 0) {
-    throw new ProctorError("INVALID_INPUT", "expect(target, checks) needs at least one check; an empty list asserts nothing");
+    throw new InvalidInputError("INVALID_INPUT", "expect(target, checks) needs at least one check; an empty list asserts nothing");
   }
   const results = evalChecks(target, checks);
   if (results.some((r) => !r.pass)) throw new ChecksFailedError(results);

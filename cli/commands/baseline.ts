@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { createBaseline, type Baseline } from "../../reporters/baseline/format.js";
 import { readBaseline, writeBaseline } from "../../reporters/baseline/file.js";
 import { diffBaseline, renderBaselineDiff } from "../../reporters/baseline/diff.js";
@@ -15,7 +15,7 @@ const USAGE = `proctor baseline --update BASELINE.json REPORT.json… [--prune]
 function parseAlpha(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const alpha = Number(text);
-  if (!(alpha > 0 && alpha < 1)) throw new ProctorError("INVALID_INPUT", `--alpha must be a number within (0, 1), like 0.05; got ${JSON.stringify(text)}`);
+  if (!(alpha > 0 && alpha < 1)) throw new InvalidInputError("INVALID_INPUT", `--alpha must be a number within (0, 1), like 0.05; got ${JSON.stringify(text)}`);
   return alpha;
 }
 
@@ -29,9 +29,9 @@ const baseline: Command = async (argv) => {
     { update: { type: "boolean" }, check: { type: "boolean" }, prune: { type: "boolean" }, alpha: { type: "string" }, correction: { type: "string" }, junit: { type: "string" } },
     USAGE,
   );
-  if (values.update === values.check) throw new ProctorError("INVALID_INPUT", `give exactly one of --update or --check\nusage: ${USAGE}`);
+  if (values.update === values.check) throw new InvalidInputError("INVALID_INPUT", `give exactly one of --update or --check\nusage: ${USAGE}`);
   const [file, ...reportFiles] = positionals;
-  if (file === undefined || reportFiles.length === 0) throw new ProctorError("INVALID_INPUT", `expected the baseline file and at least one report file\nusage: ${USAGE}`);
+  if (file === undefined || reportFiles.length === 0) throw new InvalidInputError("INVALID_INPUT", `expected the baseline file and at least one report file\nusage: ${USAGE}`);
   const reports = readReportFiles(reportFiles);
 
   if (values.update) {
@@ -43,7 +43,7 @@ const baseline: Command = async (argv) => {
   }
 
   const correction = values.correction;
-  if (correction !== undefined && correction !== "holm" && correction !== "none") throw new ProctorError("INVALID_INPUT", `--correction must be holm or none; got ${JSON.stringify(correction)}`);
+  if (correction !== undefined && correction !== "holm" && correction !== "none") throw new InvalidInputError("INVALID_INPUT", `--correction must be holm or none; got ${JSON.stringify(correction)}`);
   const diff = diffBaseline(readBaseline(file), reports, { alpha: parseAlpha(values.alpha), correction });
   process.stdout.write(renderBaselineDiff(diff));
   if (values.junit) writeJunit(values.junit, renderJunitDiff(diff));

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -29,15 +29,15 @@ const bashEffect: Command = async (argv) => {
   await loadShellParser();
   const context = values.cwd === undefined ? undefined : { cwd: resolve(values.cwd), env: process.env };
   if (values.stdin) {
-    if (positionals.length > 0) throw new ProctorError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
+    if (positionals.length > 0) throw new InvalidInputError("INVALID_INPUT", `give commands either as arguments or on stdin, not both\nusage: ${USAGE}`);
     const lines = (await readStdin()).split(/\r?\n/).filter((l) => l.trim() !== "");
-    if (lines.length === 0) throw new ProctorError("INVALID_INPUT", `--stdin: no command on stdin (one command per line)\nusage: ${USAGE}`);
+    if (lines.length === 0) throw new InvalidInputError("INVALID_INPUT", `--stdin: no command on stdin (one command per line)\nusage: ${USAGE}`);
     const verdicts = lines.map((line) => ({ line, v: explainBash(line, context) }));
     process.stdout.write(`${verdicts.map(({ line, v }) => `${v.effect}\t${line}${values.explain ? `\t${v.reason}` : ""}`).join("\n")}\n`);
     return verdicts.every(({ v }) => v.effect === "read-only") ? 0 : 1;
   }
   const command = positionals.join(" ");
-  if (command.trim() === "") throw new ProctorError("INVALID_INPUT", `expected a command to classify${positionals.length ? "; got an empty one" : ""}\nusage: ${USAGE}`);
+  if (command.trim() === "") throw new InvalidInputError("INVALID_INPUT", `expected a command to classify${positionals.length ? "; got an empty one" : ""}\nusage: ${USAGE}`);
   const v = explainBash(command, context);
   process.stdout.write(values.explain ? `${v.effect}\t${v.reason}\n` : `${v.effect}\n`);
   return v.effect === "read-only" ? 0 : 1;

@@ -1,7 +1,7 @@
 import { readTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
 import { readChecksFile } from "../../reporters/input/read-checks.js";
 import { evaluateChecks, type CheckResult } from "../../src/checks/check.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
@@ -17,7 +17,7 @@ const brief = ({ kind, label, pass, score, message }: CheckResult) => ({ kind, l
  */
 const check: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { checks: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } }, USAGE);
-  if (positionals.length === 0 || !values.checks) throw new ProctorError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
+  if (positionals.length === 0 || !values.checks) throw new InvalidInputError("INVALID_INPUT", `expected a transcript and --checks FILE\nusage: ${USAGE}`);
   const checks = readChecksFile(values.checks);
   await installBuiltInJudge(checks);
   const runs = [];

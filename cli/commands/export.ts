@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { loadEvalFiles } from "../../src/eval/load.js";
 import { buildPromptfooConfig } from "../../reporters/promptfoo/export-config.js";
 import { parseCommandArgs } from "../args.js";
@@ -20,8 +20,8 @@ const MODULES = join(PROCTOR_ROOT ?? process.cwd(), "promptfoo");
 const exportCommand: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, real: { type: "boolean" } }, USAGE);
   const [format, ...files] = positionals;
-  if (format !== "promptfoo") throw new ProctorError("INVALID_INPUT", `proctor export knows one format, promptfoo; got ${JSON.stringify(format ?? "nothing")}\nusage: ${USAGE}`);
-  if (files.length === 0) throw new ProctorError("INVALID_INPUT", `expected eval files\nusage: ${USAGE}`);
+  if (format !== "promptfoo") throw new InvalidInputError("INVALID_INPUT", `proctor export knows one format, promptfoo; got ${JSON.stringify(format ?? "nothing")}\nusage: ${USAGE}`);
+  if (files.length === 0) throw new InvalidInputError("INVALID_INPUT", `expected eval files\nusage: ${USAGE}`);
   const loaded = await loadEvalFiles(files);
   const configDir = values.output ? dirname(resolve(values.output)) : process.cwd();
   const evalDirs = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, dirname(l.file)] as const)));
@@ -38,7 +38,7 @@ const exportCommand: Command = async (argv) => {
     mkdirSync(configDir, { recursive: true });
     writeFileSync(values.output, yaml);
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   process.stderr.write(`wrote ${values.output}: ${(config.tests as unknown[]).length} test case(s)\n`);
   return 0;

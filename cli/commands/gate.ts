@@ -8,7 +8,7 @@
  */
 import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { isProctorError, ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError, isProctorError } from "../../src/errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { claudeCodeDialect, codexDialect } from "../../src/effects/dialect.js";
@@ -45,7 +45,7 @@ const LEGS: Record<string, keyof RuleOfTwoProfile> = {
 };
 
 function bad(message: string): never {
-  throw new ProctorError("INVALID_INPUT", `${message}\nusage: ${USAGE}`);
+  throw new InvalidInputError("INVALID_INPUT", `${message}\nusage: ${USAGE}`);
 }
 
 /** `untrusted,sensitive` → the profile holding those legs; `none` or "" holds none. */
@@ -91,13 +91,13 @@ async function readStdin(maxBytes = GATE_STDIN_MAX_BYTES, deadlineMs = GATE_STDI
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
-        done(new ProctorError("INVALID_INPUT", `stdin holds more than ${maxBytes >> 20} MiB; a PreToolUse hook payload is far smaller — denied (is something other than Claude Code writing to proctor gate?)`));
+        done(new InvalidInputError("INVALID_INPUT", `stdin holds more than ${maxBytes >> 20} MiB; a PreToolUse hook payload is far smaller — denied (is something other than Claude Code writing to proctor gate?)`));
       } else chunks.push(chunk);
     };
     const onEnd = () => done();
-    const onError = (error: Error) => done(new ProctorError("INVALID_INPUT", `cannot read stdin: ${error.message}; proctor gate expects Claude Code's PreToolUse hook input`));
+    const onError = (error: Error) => done(new InvalidInputError("INVALID_INPUT", `cannot read stdin: ${error.message}; proctor gate expects Claude Code's PreToolUse hook input`));
     const timer = setTimeout(
-      () => done(new ProctorError("INVALID_INPUT", `stdin did not end within ${deadlineMs / 1000} s; denied — Claude Code writes the hook payload and closes stdin at once (pipe a payload in, or close stdin)`)),
+      () => done(new InvalidInputError("INVALID_INPUT", `stdin did not end within ${deadlineMs / 1000} s; denied — Claude Code writes the hook payload and closes stdin at once (pipe a payload in, or close stdin)`)),
       deadlineMs,
     );
     stdin.on("data", onData);
@@ -112,16 +112,16 @@ function readPayload(text: string): { event?: string | undefined; toolName: stri
     json = parseJsonWithinDepth(text, "the hook input on stdin");
   } catch (error) {
     if (isProctorError(error)) throw error;
-    throw new ProctorError("INVALID_INPUT", `stdin is not JSON (${(error as Error).message}); proctor gate expects Claude Code's PreToolUse hook input`);
+    throw new InvalidInputError("INVALID_INPUT", `stdin is not JSON (${(error as Error).message}); proctor gate expects Claude Code's PreToolUse hook input`);
   }
-  if (!isPlainObject(json)) throw new ProctorError("INVALID_INPUT", "stdin must be a JSON object (Claude Code's PreToolUse hook input)");
+  if (!isPlainObject(json)) throw new InvalidInputError("INVALID_INPUT", "stdin must be a JSON object (Claude Code's PreToolUse hook input)");
   const event = json.hook_event_name;
   if (event !== undefined && event !== "PreToolUse") return { event: String(event) };
   if (typeof json.tool_name !== "string" || json.tool_name === "") {
-    throw new ProctorError("INVALID_INPUT", `the hook input has no tool_name (got ${JSON.stringify(json.tool_name)}); proctor gate is a PreToolUse hook`);
+    throw new InvalidInputError("INVALID_INPUT", `the hook input has no tool_name (got ${JSON.stringify(json.tool_name)}); proctor gate is a PreToolUse hook`);
   }
   if (json.tool_input !== undefined && !isPlainObject(json.tool_input)) {
-    throw new ProctorError("INVALID_INPUT", `tool_input must be an object; got ${JSON.stringify(json.tool_input)}`);
+    throw new InvalidInputError("INVALID_INPUT", `tool_input must be an object; got ${JSON.stringify(json.tool_input)}`);
   }
   const cwd = typeof json.cwd === "string" && json.cwd !== "" ? { cwd: json.cwd } : {};
   return { event: event as string | undefined, toolName: json.tool_name, toolInput: (json.tool_input ?? {}) as Record<string, unknown>, ...cwd };

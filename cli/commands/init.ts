@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -65,14 +65,14 @@ function hasTsx(dir: string): boolean {
  */
 const init: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { js: { type: "boolean" }, force: { type: "boolean" } }, USAGE);
-  if (positionals.length > 1) throw new ProctorError("INVALID_INPUT", `expected at most one folder\nusage: ${USAGE}`);
+  if (positionals.length > 1) throw new InvalidInputError("INVALID_INPUT", `expected at most one folder\nusage: ${USAGE}`);
   const dir = positionals[0] ?? "evals";
   const js = values.js === true || !hasTsx(process.cwd());
   const files: Record<string, string> = { [`example.eval.${js ? "mjs" : "ts"}`]: starterEval(js) };
   for (const [path, text] of Object.entries(FIXTURE)) files[join("fixtures", "app", path)] = text;
   const clashes = Object.keys(files).map((f) => join(dir, f)).filter((f) => existsSync(f));
   if (clashes.length && !values.force) {
-    throw new ProctorError("INVALID_INPUT", `${clashes[0]} already exists; nothing was written (pass --force to overwrite, or another folder: proctor init DIR)`);
+    throw new InvalidInputError("INVALID_INPUT", `${clashes[0]} already exists; nothing was written (pass --force to overwrite, or another folder: proctor init DIR)`);
   }
   for (const [path, text] of Object.entries(files)) {
     const target = join(dir, path);

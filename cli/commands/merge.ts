@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import { mergeReports, missingShards } from "../../src/measure/merge.js";
@@ -18,7 +18,7 @@ function readReports(file: string): { report: CheckReport; source: string; inArr
   try {
     text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   refuseDeepJson(text, `the report ${file}`);
   const inArray = text.trimStart().startsWith("[");
@@ -49,11 +49,11 @@ function summary(report: CheckReport, missing: readonly string[]): string {
  */
 const merge: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, junit: { type: "string" }, check: { type: "boolean" }, "allow-partial": { type: "boolean" } }, USAGE);
-  if (positionals.length === 0) throw new ProctorError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
-  if (values["allow-partial"] && !values.check) throw new ProctorError("INVALID_INPUT", `--allow-partial only changes what --check does\nusage: ${USAGE}`);
+  if (positionals.length === 0) throw new InvalidInputError("INVALID_INPUT", `expected at least one report file\nusage: ${USAGE}`);
+  if (values["allow-partial"] && !values.check) throw new InvalidInputError("INVALID_INPUT", `--allow-partial only changes what --check does\nusage: ${USAGE}`);
   const inputs = positionals.flatMap(readReports);
   if (inputs.length === 0) {
-    throw new ProctorError("INVALID_INPUT", `${positionals.join(", ")} ${positionals.length === 1 ? "holds" : "hold"} no reports (an empty array); pass the files \`proctor run --json\` wrote for runs where at least one eval ran`);
+    throw new InvalidInputError("INVALID_INPUT", `${positionals.join(", ")} ${positionals.length === 1 ? "holds" : "hold"} no reports (an empty array); pass the files \`proctor run --json\` wrote for runs where at least one eval ran`);
   }
   const groups = new Map<string | undefined, typeof inputs>();
   for (const input of inputs) groups.set(input.report.name, [...(groups.get(input.report.name) ?? []), input]);
@@ -69,7 +69,7 @@ const merge: Command = async (argv) => {
       mkdirSync(dirname(values.output), { recursive: true });
       writeFileSync(values.output, json);
     } catch (error) {
-      throw new ProctorError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new InvalidInputError("INVALID_INPUT", `cannot write ${values.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   } else process.stdout.write(json);
   for (const m of merged) process.stderr.write(summary(m.report, m.missing));
@@ -81,7 +81,7 @@ const merge: Command = async (argv) => {
   if (!values.check) return 0;
   const lacking = merged.filter((m) => m.missing.length > 0);
   if (lacking.length > 0 && !values["allow-partial"]) {
-    throw new ProctorError("INVALID_INPUT", `cannot --check an incomplete shard set: ${lacking.map((m) => `${m.report.name ? `${m.report.name}: ` : ""}missing ${m.missing.join(", ")}`).join("; ")}`, {
+    throw new InvalidInputError("INVALID_INPUT", `cannot --check an incomplete shard set: ${lacking.map((m) => `${m.report.name ? `${m.report.name}: ` : ""}missing ${m.missing.join(", ")}`).join("; ")}`, {
       detail: "  merge every shard's report, or pass --allow-partial to gate the shards there are and report the result as partial",
     });
   }

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { evaluateChecks } from "../../src/checks/check.js";
 import { replayMatches } from "../../src/checks/replay.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { Divergence } from "../../src/trace/types.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
@@ -38,17 +38,17 @@ const replay: Command = async (argv) => {
     USAGE,
   );
   const [recording] = positionals;
-  if (positionals.length !== 1 || recording === undefined) throw new ProctorError("INVALID_INPUT", `expected one recording (a transcript, session log or session folder)\nusage: ${USAGE}`);
+  if (positionals.length !== 1 || recording === undefined) throw new InvalidInputError("INVALID_INPUT", `expected one recording (a transcript, session log or session folder)\nusage: ${USAGE}`);
   const ignore = (values.ignore ?? "").split(",").map((k) => k.trim()).filter(Boolean);
   const unknown = ignore.find((k) => !KINDS.includes(k as Divergence["kind"]));
-  if (unknown) throw new ProctorError("INVALID_INPUT", `--ignore: unknown divergence kind ${JSON.stringify(unknown)}; the kinds are ${KINDS.join(", ")}`);
+  if (unknown) throw new InvalidInputError("INVALID_INPUT", `--ignore: unknown divergence kind ${JSON.stringify(unknown)}; the kinds are ${KINDS.join(", ")}`);
   let settings: Record<string, unknown> | undefined;
   if (values.settings) {
     const { readFileSync } = await import("node:fs");
     try {
       settings = JSON.parse(readFileSync(values.settings, "utf8")) as Record<string, unknown>;
     } catch (error) {
-      throw new ProctorError("INVALID_INPUT", `cannot read --settings ${values.settings}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new InvalidInputError("INVALID_INPUT", `cannot read --settings ${values.settings}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
   const { runReplay } = await import("../../harness/replay/run-replay.js");

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
 import type { HarnessSpec } from "../../harness/claude/spec.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../src/eval/define.js";
 import { findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
 import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../src/eval/run-evals.js";
@@ -24,7 +24,7 @@ const DEFAULT_DIRS = ["evals", "examples"];
 function positive(text: string | undefined, flag: string, integer: boolean): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!(n > 0) || (integer && !Number.isInteger(n))) throw new ProctorError("INVALID_INPUT", `${flag} must be a positive ${integer ? "integer" : "number"}; got ${JSON.stringify(text)}`);
+  if (!(n > 0) || (integer && !Number.isInteger(n))) throw new InvalidInputError("INVALID_INPUT", `${flag} must be a positive ${integer ? "integer" : "number"}; got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -60,7 +60,7 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
       run: async (spec: ReplayTierSpec, _context: TrialContext, definition: EvalDefinition) =>
         collect(await harness.runReplay({ ...withCwd(typeof spec === "string" ? { recording: spec } : spec, definition), signal })),
       validate: (spec) => {
-        if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new ProctorError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
+        if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new InvalidInputError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
         harness.resolveClaudeBinary({ ...(typeof spec === "string" ? {} : { claudePath: spec.claudePath }), cwd: process.cwd() });
       },
     },
@@ -79,7 +79,7 @@ async function writeJson(file: string, value: unknown): Promise<void> {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, stringifySorted(value));
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
@@ -164,26 +164,26 @@ const run: Command = async (argv) => {
     },
     USAGE,
   );
-  if ([values.mock, values.real, values.replay].filter(Boolean).length > 1) throw new ProctorError("INVALID_INPUT", `--mock, --replay and --real exclude each other\nusage: ${USAGE}`);
+  if ([values.mock, values.real, values.replay].filter(Boolean).length > 1) throw new InvalidInputError("INVALID_INPUT", `--mock, --replay and --real exclude each other\nusage: ${USAGE}`);
   const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : values.replay ? "replay" : "auto";
   const trials = positive(values.trials, "--trials", true);
   const concurrency = positive(values.concurrency, "--concurrency", true);
   const budgetUsd = positive(values["budget-usd"], "--budget-usd", false);
   const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
-  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new ProctorError("INVALID_INPUT", `--alpha must be within (0, 1), like 0.05; got ${JSON.stringify(values.alpha)}`);
-  if (values["update-baseline"] && !values.baseline) throw new ProctorError("INVALID_INPUT", "--update-baseline needs --baseline FILE");
-  if (values.shard && values.baseline) throw new ProctorError("INVALID_INPUT", "--baseline with --shard: a shard's report is partial — merge the shards (proctor merge), then `proctor baseline --check`");
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new InvalidInputError("INVALID_INPUT", `--alpha must be within (0, 1), like 0.05; got ${JSON.stringify(values.alpha)}`);
+  if (values["update-baseline"] && !values.baseline) throw new InvalidInputError("INVALID_INPUT", "--update-baseline needs --baseline FILE");
+  if (values.shard && values.baseline) throw new InvalidInputError("INVALID_INPUT", "--baseline with --shard: a shard's report is partial — merge the shards (proctor merge), then `proctor baseline --check`");
   const baselineFile = values.baseline;
   let baseline: Baseline | undefined;
   if (baselineFile && !values["update-baseline"]) {
-    if (!existsSync(baselineFile)) throw new ProctorError("INVALID_INPUT", `baseline ${baselineFile} does not exist`, { detail: "  record one first: proctor run … --baseline FILE --update-baseline" });
+    if (!existsSync(baselineFile)) throw new InvalidInputError("INVALID_INPUT", `baseline ${baselineFile} does not exist`, { detail: "  record one first: proctor run … --baseline FILE --update-baseline" });
     baseline = (await baselineModules()).readBaseline(baselineFile);
   }
 
   let paths = positionals;
   if (paths.length === 0) {
     const found = DEFAULT_DIRS.find((dir) => existsSync(dir) && statSync(dir).isDirectory() && findEvalFiles(dir).length > 0);
-    if (!found) throw new ProctorError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")}\nusage: ${USAGE}`);
+    if (!found) throw new InvalidInputError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")}\nusage: ${USAGE}`);
     process.stderr.write(`proctor run: no eval files given — running the *.eval.* files in ./${found}\n`);
     paths = [found];
   }
@@ -196,7 +196,7 @@ const run: Command = async (argv) => {
     return 0;
   }
 
-  if (values["all-traces"] && !values.traces) throw new ProctorError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
+  if (values["all-traces"] && !values.traces) throw new InvalidInputError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
   const interruption = interruptOn(controller);
   let outcomes;
@@ -225,7 +225,7 @@ const run: Command = async (argv) => {
   }
   if (outcomes.every((o) => o.status === "not-run")) {
     process.stdout.write(renderRunSummary(outcomes));
-    throw new ProctorError("INVALID_INPUT", `no eval ran: ${outcomes[0]?.note ?? "nothing to run"}`);
+    throw new InvalidInputError("INVALID_INPUT", `no eval ran: ${outcomes[0]?.note ?? "nothing to run"}`);
   }
 
   process.stdout.write(renderRunSummary(outcomes));

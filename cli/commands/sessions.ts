@@ -1,4 +1,4 @@
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { readFileSync } from "node:fs";
 import { listSessionFiles, sessionPrompt, sessionsRoot } from "../../src/trace/session-log.js";
 import { readTranscript } from "../../src/trace/transcript.js";
@@ -19,9 +19,9 @@ const oneLine = (text: string, max: number) => {
  */
 const sessions: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { json: { type: "boolean" }, limit: { type: "string" } }, USAGE);
-  if (positionals.length > 1) throw new ProctorError("INVALID_INPUT", `expected at most one folder\nusage: ${USAGE}`);
+  if (positionals.length > 1) throw new InvalidInputError("INVALID_INPUT", `expected at most one folder\nusage: ${USAGE}`);
   const limit = values.limit === undefined ? 20 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new ProctorError("INVALID_INPUT", `--limit must be a positive whole number; got ${JSON.stringify(values.limit)}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidInputError("INVALID_INPUT", `--limit must be a positive whole number; got ${JSON.stringify(values.limit)}`);
   const root = positionals[0] ?? sessionsRoot();
   const rows = listSessionFiles(root)
     .slice(0, limit)

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { evaluateChecks, type CheckResult } from "../../src/checks/check.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { readChecksFile } from "../../reporters/input/read-checks.js";
 import { readTraceFile } from "../../reporters/input/read-trace.js";
 import { renderTraceHtml } from "../../reporters/trace-view/html.js";
@@ -24,7 +24,7 @@ const show: Command = async (argv) => {
     USAGE,
   );
   const [file] = positionals;
-  if (positionals.length !== 1 || file === undefined) throw new ProctorError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
+  if (positionals.length !== 1 || file === undefined) throw new InvalidInputError("INVALID_INPUT", `expected one trace or transcript file\nusage: ${USAGE}`);
   const checks = values.checks ? readChecksFile(values.checks) : undefined;
   const trace = readTraceFile(resolveTranscriptArg(file));
   const results: CheckResult[] | undefined = checks ? await evaluateChecks(trace, checks) : undefined;
@@ -34,7 +34,7 @@ const show: Command = async (argv) => {
       mkdirSync(dirname(values.html), { recursive: true });
       writeFileSync(values.html, html);
     } catch (error) {
-      throw new ProctorError("INVALID_INPUT", `cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new InvalidInputError("INVALID_INPUT", `cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     const failed = results?.filter((r) => !r.pass).length ?? 0;
     process.stdout.write(`wrote ${values.html} (${trace.toolCalls.length} calls${results ? `, ${failed} of ${results.length} checks failed` : ""})\n`);

@@ -1,5 +1,5 @@
 import { readTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -9,7 +9,7 @@ const USAGE = "proctor trace FILE   (a claude stream-json transcript)";
 const trace: Command = async (argv) => {
   const { positionals } = parseCommandArgs(argv, {}, USAGE);
   const [file] = positionals;
-  if (positionals.length !== 1 || file === undefined) throw new ProctorError("INVALID_INPUT", `expected one transcript file\nusage: ${USAGE}`);
+  if (positionals.length !== 1 || file === undefined) throw new InvalidInputError("INVALID_INPUT", `expected one transcript file\nusage: ${USAGE}`);
   const t = requireTranscriptEvents(readTranscript(file), file);
   for (const e of t.errors.filter((e) => e.kind === "malformed-line")) process.stderr.write(`proctor trace: ${positionals[0]}: ${e.message}\n`);
   process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);

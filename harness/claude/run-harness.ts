@@ -3,7 +3,7 @@
  * isolated temp dir — and the run's Trace, with exact file changes and every model request.
  */
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import type { MockRun } from "../../mock-model/run/mock-run.js";
 import { runAgentProcess, startScriptedRun } from "../run/lifecycle.js";
@@ -43,7 +43,7 @@ export function buildArgs(spec: HarnessSpec, dirs: RunDirs, cwd: string): string
 function refuseOwnedEnv(spec: HarnessSpec): void {
   const owned = ownedVariables(spec.env);
   if (owned.length > 0) {
-    throw new ProctorError("INVALID_INPUT", `runHarness: spec.env sets ${owned.join(", ")}, which the harness owns (the mock model's endpoint and key, the isolated HOME and config dir)`, {
+    throw new InvalidInputError("INVALID_INPUT", `runHarness: spec.env sets ${owned.join(", ")}, which the harness owns (the mock model's endpoint and key, the isolated HOME and config dir)`, {
       detail: "  drop them: every harness run talks to the mock model only, with its own temp HOME",
     });
   }

@@ -1,7 +1,7 @@
 /** What one harness run is made of, and the checks that reject a bad spec before anything spawns. */
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
@@ -76,7 +76,7 @@ function refuseMissing(field: string, given: string, resolved: string, want: "di
   const kind = kindOf(resolved);
   if (kind === want) return;
   const problem = kind === undefined ? `does not exist (${resolved})` : `is a ${kind === "dir" ? "directory" : "file"}, not a ${want === "dir" ? "directory" : "file"} (${resolved})`;
-  throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)} ${problem}`, { detail: `  ${why}; relative paths resolve against spec.cwd (default: the current directory)` });
+  throw new InvalidInputError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)} ${problem}`, { detail: `  ${why}; relative paths resolve against spec.cwd (default: the current directory)` });
 }
 
 /** Plugin dirs, settings and MCP config files named by the spec (fields and CLI args) must exist. */
@@ -87,7 +87,7 @@ function refuseMissingPaths(spec: HarnessSpec): void {
     const dir = path.resolve(cwd, given);
     refuseMissing(field, given, dir, "dir", pluginWhy);
     if (!PLUGIN_PARTS.some((p) => existsSync(path.join(dir, p)))) {
-      throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)} is not a plugin directory (${dir})`, {
+      throw new InvalidInputError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)} is not a plugin directory (${dir})`, {
         detail: `  a plugin has at least one of ${PLUGIN_PARTS.join(", ")}; point at the plugin's root`,
       });
     }
@@ -96,7 +96,8 @@ function refuseMissingPaths(spec: HarnessSpec): void {
       try {
         JSON.parse(readFileSync(path.join(dir, file), "utf8"));
       } catch (error) {
-        throw new ProctorError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)}: ${file} is not valid JSON (${(error as Error).message})`, {
+        throw new InvalidInputError("INVALID_INPUT", `runHarness: spec.${field} ${JSON.stringify(given)}: ${file} is not valid JSON (${(error as Error).message})`, {
+          cause: error,
           detail: "  claude silently skips such a plugin (or its hooks); fix the file",
         });
       }
@@ -151,7 +152,7 @@ export function unloadedPlugins(trace: Trace, plugins: readonly string[], cwd: s
 export function refuseRootBypass(spec: Pick<HarnessSpec, "permissionMode" | "env">, runner: string): void {
   const root = typeof process.getuid === "function" && process.getuid() === 0;
   if (root && spec.permissionMode === "bypassPermissions" && spec.env?.IS_SANDBOX !== "1") {
-    throw new ProctorError("INVALID_INPUT", `${runner}: permissionMode bypassPermissions is refused by claude when running as root`, {
+    throw new InvalidInputError("INVALID_INPUT", `${runner}: permissionMode bypassPermissions is refused by claude when running as root`, {
       detail: '  use the default (acceptEdits) plus allowedTools, or declare a sandbox with env: { IS_SANDBOX: "1" }',
     });
   }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import type { CodexSpec } from "./spec.js";
 
@@ -23,7 +23,7 @@ export function tomlValue(value: unknown, at = "value"): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "boolean") return String(value);
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new ProctorError("INVALID_INPUT", `runCodex: ${at} must be a finite number for TOML; got ${value}`);
+    if (!Number.isFinite(value)) throw new InvalidInputError("INVALID_INPUT", `runCodex: ${at} must be a finite number for TOML; got ${value}`);
     return String(value);
   }
   if (Array.isArray(value)) return `[${value.map((v, i) => tomlValue(v, `${at}[${i}]`)).join(", ")}]`;
@@ -31,7 +31,7 @@ export function tomlValue(value: unknown, at = "value"): string {
     const pairs = Object.entries(value).filter(([, v]) => v !== undefined);
     return `{${pairs.map(([k, v]) => `${BARE_KEY.test(k) ? k : JSON.stringify(k)} = ${tomlValue(v, `${at}.${k}`)}`).join(", ")}}`;
   }
-  throw new ProctorError("INVALID_INPUT", `runCodex: ${at} has no TOML form (TOML has no null); got ${value === null ? "null" : typeof value}`);
+  throw new InvalidInputError("INVALID_INPUT", `runCodex: ${at} has no TOML form (TOML has no null); got ${value === null ? "null" : typeof value}`);
 }
 
 /** The MCP servers of a spec, from the config object or file `runHarness` also takes. */
@@ -43,14 +43,14 @@ export function readMcpServers(spec: CodexSpec, cwd: string): Record<string, Rec
     try {
       config = JSON.parse(readFileSync(file, "utf8"));
     } catch (error) {
-      throw new ProctorError("INVALID_INPUT", `runCodex: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
+      throw new InvalidInputError("INVALID_INPUT", `runCodex: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
     }
   }
   const servers = isPlainObject(config) && isPlainObject(config.mcpServers) ? config.mcpServers : undefined;
-  if (!servers) throw new ProctorError("INVALID_INPUT", 'runCodex: spec.mcpConfig must hold {"mcpServers": {"name": {"command": …}}}');
+  if (!servers) throw new InvalidInputError("INVALID_INPUT", 'runCodex: spec.mcpConfig must hold {"mcpServers": {"name": {"command": …}}}');
   for (const [name, server] of Object.entries(servers)) {
-    if (!BARE_KEY.test(name)) throw new ProctorError("INVALID_INPUT", `runCodex: MCP server name ${JSON.stringify(name)} must be letters, digits, _ or - (Codex config keys)`);
-    if (!isPlainObject(server)) throw new ProctorError("INVALID_INPUT", `runCodex: spec.mcpConfig.mcpServers.${name} must be an object like {"command": "node", "args": ["server.mjs"]}`);
+    if (!BARE_KEY.test(name)) throw new InvalidInputError("INVALID_INPUT", `runCodex: MCP server name ${JSON.stringify(name)} must be letters, digits, _ or - (Codex config keys)`);
+    if (!isPlainObject(server)) throw new InvalidInputError("INVALID_INPUT", `runCodex: spec.mcpConfig.mcpServers.${name} must be an object like {"command": "node", "args": ["server.mjs"]}`);
   }
   return servers as Record<string, Record<string, unknown>>;
 }

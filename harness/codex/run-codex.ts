@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { codexDialect } from "../../src/effects/dialect.js";
 import type { TraceSource } from "../../src/trace/types.js";
 import type { ResponsesMockRun } from "../../mock-model/responses/run-state.js";
@@ -32,7 +32,7 @@ export const DEFAULT_CODEX_TIMEOUT_MS = 30_000;
 function refuseOwnedEnv(spec: CodexSpec): void {
   const owned = ownedCodexVariables(spec.env);
   if (owned.length > 0) {
-    throw new ProctorError("INVALID_INPUT", `runCodex: spec.env sets ${owned.join(", ")}, which the harness owns (the mock model's endpoint and key, the isolated HOME and CODEX_HOME)`, {
+    throw new InvalidInputError("INVALID_INPUT", `runCodex: spec.env sets ${owned.join(", ")}, which the harness owns (the mock model's endpoint and key, the isolated HOME and CODEX_HOME)`, {
       detail: "  drop them: every Codex run talks to the mock model only, with its own temp HOME; Codex settings go in spec.config",
     });
   }

@@ -2,7 +2,7 @@
  * A Codex run's timeline turned into the same Trace a Claude Code run gives, so every check
  * reads both. `readCodexJsonl` does it for recorded `codex exec --json` output.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { ProctorError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import { readEventFile } from "../../src/io/read-bounded.js";
 import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../../src/trace/transcript.js";
 import type { FileChange, FileRecord, Reply, RunError, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../../src/trace/types.js";
@@ -110,7 +110,7 @@ export function parseCodexJsonl(text: string, options: CodexEventOptions = {}): 
  * `readTranscript`; a missing, unreadable or oversized file is a ProctorError naming the path.
  */
 export function readCodexJsonl(pathOrText: string, options: CodexEventOptions & TranscriptLimits = {}): Trace {
-  if (typeof pathOrText !== "string") throw new ProctorError("INVALID_INPUT", `readCodexJsonl: expected a file path or the events text (a string); got ${typeof pathOrText}`);
+  if (typeof pathOrText !== "string") throw new InvalidInputError("INVALID_INPUT", `readCodexJsonl: expected a file path or the events text (a string); got ${typeof pathOrText}`);
   const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
   if (looksLikeText) return parseCodexJsonl(pathOrText, options);
   const { maxLineBytes, maxBytes, ...eventOptions } = options;

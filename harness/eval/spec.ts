@@ -3,7 +3,7 @@
  * answers), plus the key and the per-run cost cap. Everything here is checked before anything
  * spawns, and nothing here ever prints the key.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { ConfigError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { RunEvalSpec } from "../../src/eval/spec-types.js";
 import { validateSpec } from "../claude/spec.js";
 import { ownedVariables } from "../claude/env.js";
@@ -33,19 +33,19 @@ export function apiKeyMissing(env: NodeJS.ProcessEnv = process.env, apiKey?: str
 /** The key to use, or a NO_API_KEY error (which `measure` reports as a skipped eval, never a pass). */
 export function resolveApiKey(spec: RunEvalSpec, env: NodeJS.ProcessEnv = process.env): string {
   const missing = apiKeyMissing(env, spec.apiKey);
-  if (missing) throw new ProctorError("NO_API_KEY", `runEval: ${missing}`, { detail: NO_KEY_DETAIL });
+  if (missing) throw new ConfigError("NO_API_KEY", `runEval: ${missing}`, { detail: NO_KEY_DETAIL });
   const key = (spec.apiKey ?? env.ANTHROPIC_API_KEY) as string;
-  if (/\s/.test(key)) throw new ProctorError("INVALID_INPUT", "runEval: the API key contains whitespace (a stray newline from a secrets file?); strip it");
+  if (/\s/.test(key)) throw new InvalidInputError("INVALID_INPUT", "runEval: the API key contains whitespace (a stray newline from a secrets file?); strip it");
   return key;
 }
 
 function refuse(field: string, problem: string): never {
-  throw new ProctorError("INVALID_INPUT", `runEval: spec.${field} ${problem}`);
+  throw new InvalidInputError("INVALID_INPUT", `runEval: spec.${field} ${problem}`);
 }
 
 /** Reject a malformed spec before anything spawns, naming the field. */
 export function validateEvalSpec(spec: unknown): asserts spec is RunEvalSpec {
-  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw new ProctorError("INVALID_INPUT", "runEval: the spec must be an object like { prompt }");
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw new InvalidInputError("INVALID_INPUT", "runEval: the spec must be an object like { prompt }");
   const s = spec as Record<string, unknown>;
   if ("script" in s) refuse("script", "has no place in a real-API run: the real model answers (for a scripted, offline run use runHarness)");
   if ("mock" in s) refuse("mock", "has no place in a real-API run: it talks to the real API (for the mock model use runHarness)");
@@ -62,6 +62,6 @@ export function validateEvalSpec(spec: unknown): asserts spec is RunEvalSpec {
   try {
     validateSpec({ ...rest, script: {} });
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", (error as Error).message.replace(/^runHarness:/, "runEval:"), { cause: error });
+    throw new InvalidInputError("INVALID_INPUT", (error as Error).message.replace(/^runHarness:/, "runEval:"), { cause: error });
   }
 }

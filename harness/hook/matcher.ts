@@ -1,5 +1,5 @@
 /** Hook matchers as Claude Code reads them: `*` or empty for all, names joined by `|`, or a regex. */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 
 /** The value an event's matcher is tested against, or undefined when the event has no matcher. */
 export function matcherTarget(event: string, options: { toolName?: string; source?: string }): string | undefined {
@@ -15,6 +15,6 @@ export function matcherMatches(matcher: string, value: string): boolean {
   try {
     return new RegExp(`^(?:${matcher})$`).test(value);
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `runHook: matcher ${JSON.stringify(matcher)} is not a valid pattern: ${(error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `runHook: matcher ${JSON.stringify(matcher)} is not a valid pattern: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -4,7 +4,7 @@
  * the same interpretation the transcript reader uses.
  */
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { interpretHookOutput } from "../../src/hook/interpret.js";
 import type { HookRunResult } from "../../src/hook/types.js";
 import { runProcess } from "../process/run-process.js";
@@ -69,14 +69,14 @@ export function buildHookInput(event: string, options: RunHookOptions, cwd: stri
 }
 
 function requireOptions(command: unknown, event: unknown, options: RunHookOptions): void {
-  if (typeof command !== "string" || command.trim() === "") throw new ProctorError("INVALID_INPUT", `runHook: command must be a non-empty shell command; got ${JSON.stringify(command)}`);
+  if (typeof command !== "string" || command.trim() === "") throw new InvalidInputError("INVALID_INPUT", `runHook: command must be a non-empty shell command; got ${JSON.stringify(command)}`);
   if (typeof event !== "string" || !/^[A-Z]\w+$/.test(event)) {
-    throw new ProctorError("INVALID_INPUT", `runHook: event must be a hook event name like "PreToolUse" or "Stop"; got ${JSON.stringify(event)}`);
+    throw new InvalidInputError("INVALID_INPUT", `runHook: event must be a hook event name like "PreToolUse" or "Stop"; got ${JSON.stringify(event)}`);
   }
   if (TOOL_EVENTS.has(event) && typeof options.toolName !== "string") {
-    throw new ProctorError("INVALID_INPUT", `runHook: a ${event} hook needs options.toolName (the tool being called, e.g. "Bash")`);
+    throw new InvalidInputError("INVALID_INPUT", `runHook: a ${event} hook needs options.toolName (the tool being called, e.g. "Bash")`);
   }
-  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) throw new ProctorError("INVALID_INPUT", `runHook: timeoutMs must be a positive number; got ${JSON.stringify(options.timeoutMs)}`);
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) throw new InvalidInputError("INVALID_INPUT", `runHook: timeoutMs must be a positive number; got ${JSON.stringify(options.timeoutMs)}`);
 }
 
 /** Run one hook command as Claude Code would for `event`, and say what it decided. */
@@ -99,7 +99,7 @@ export async function runHook(command: string, event: string, options: RunHookOp
     input: JSON.stringify(buildHookInput(event, options, cwd)),
     timeoutMs: options.timeoutMs ?? 60_000,
   });
-  if (proc.spawnError) throw new ProctorError("INVALID_INPUT", `runHook: could not start the shell ${options.shell ?? "/bin/sh"}: ${proc.spawnError.message}`, { cause: proc.spawnError });
+  if (proc.spawnError) throw new InvalidInputError("INVALID_INPUT", `runHook: could not start the shell ${options.shell ?? "/bin/sh"}: ${proc.spawnError.message}`, { cause: proc.spawnError });
   const exitCode = proc.timedOut ? null : proc.exitCode;
   const verdict = proc.timedOut ? { blocked: false, blockedBy: [] } : interpretHookOutput(exitCode, proc.stdout, proc.stderr);
   return {

@@ -3,7 +3,7 @@
  * tools, answering a JSON verdict. It goes through the same claude binary as the agent (so the same
  * key, gateway and model settings), and runs against the mock model in tests like anything else.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { ProctorError, RunError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { JudgeFn, JudgeInput, JudgeVerdict } from "../../src/checks/judged.js";
 import { runEval } from "../eval/run-eval.js";
 
@@ -52,7 +52,7 @@ export function readVerdict(answer: string): Pick<JudgeVerdict, "pass" | "score"
   }
   const v = value as { pass?: unknown; score?: unknown; reason?: unknown } | undefined;
   if (!v || typeof v.pass !== "boolean" || typeof v.score !== "number" || !(v.score >= 0 && v.score <= 1)) {
-    throw new ProctorError("RUN_FAILED", `the judge's answer is not a verdict {"pass", "score" 0..1, "reason"}: ${JSON.stringify(answer.slice(0, 200))}`);
+    throw new RunError("RUN_FAILED", `the judge's answer is not a verdict {"pass", "score" 0..1, "reason"}: ${JSON.stringify(answer.slice(0, 200))}`);
   }
   return { pass: v.pass, score: v.score, ...(typeof v.reason === "string" ? { reason: v.reason } : {}) };
 }
@@ -63,6 +63,12 @@ export function readVerdict(answer: string): Pick<JudgeVerdict, "pass" | "score"
  * grading fails with the reason — an ungraded output is never a pass.
  */
 export function claudeJudge(options: ClaudeJudgeOptions = {}): JudgeFn {
+  for (const key of ["timeoutMs", "maxBudgetUsd"] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === "number" && value > 0)) {
+      throw new InvalidInputError("INVALID_INPUT", `claudeJudge: ${key} must be a positive number; got ${String(value)}`, { input: key, hint: "omit it for the default" });
+    }
+  }
   return async (input) => {
     const prompt = gradingPrompt(input, options.includeToolCalls);
     const { trace, cleanup } = await runEval({

@@ -80,6 +80,7 @@ export function startSupervisor(graceMs: number): Supervisor | null {
   if (process.platform === "win32") return null;
   let child: ChildProcess;
   try {
+    // Raw spawn, not execa: the supervisor must be detached and unreferenced, outliving this process.
     // The driver's pid rides along in argv so `ps` shows whose supervisor this is.
     child = spawn(process.execPath, ["-e", PROGRAM, String(graceMs), `proctor-supervisor-of=${process.pid}`], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: {} });
   } catch {

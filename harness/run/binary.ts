@@ -1,7 +1,7 @@
 /** Finding an agent's binary: explicit path, its PROCTOR_* variable, node_modules/.bin, then PATH. */
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { RunError } from "../../src/errors/proctor-error.js";
 
 /** An agent CLI, as the lookup and its error messages name it. */
 export interface AgentBinary {
@@ -54,7 +54,7 @@ export function findBinary(agent: AgentBinary, explicitPath: string | undefined,
     const file = path.resolve(cwd, explicit);
     if (isExecutable(file)) return file;
     const from = explicitPath ? agent.option : agent.envVar;
-    throw new ProctorError("BINARY_MISSING", `the ${agent.name} binary ${from} names is not an executable file: ${file}`, {
+    throw new RunError("BINARY_MISSING", `the ${agent.name} binary ${from} names is not an executable file: ${file}`, {
       detail: `  fix ${from}, or remove it to use node_modules/.bin/${agent.name} (npm i -D ${agent.pkg})`,
     });
   }
@@ -69,7 +69,7 @@ export function findBinary(agent: AgentBinary, explicitPath: string | undefined,
     searched.set(key, found);
     return agent.found ? agent.found(found) : found;
   }
-  throw new ProctorError("BINARY_MISSING", `the ${agent.name} binary was not found`, {
+  throw new RunError("BINARY_MISSING", `the ${agent.name} binary was not found`, {
     detail: [
       `  install it next to your tests:  npm i -D ${agent.pkg}`,
       `  or point at one:               ${agent.envVar}=/path/to/${agent.name}, or ${agent.runner}({ ${agent.option} })`,

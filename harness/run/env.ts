@@ -5,7 +5,7 @@
  * TMPDIR inside the run's temp root, plus what the agent's CLI needs. Nothing else crosses,
  * whatever its name: a secret under a name no list knows cannot reach the agent.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 
 /**
  * Parent variables a run keeps: how to find programs, which shell the user runs (agent CLIs pick
@@ -110,7 +110,7 @@ export function unsafeVariables(specEnv: Readonly<Record<string, string>> | unde
 export function checkSpecEnv(runner: string, specEnv: Readonly<Record<string, string>> | undefined, unsafeEnv: boolean | undefined): void {
   const owned = ownedRunVariables(specEnv);
   if (owned.length > 0) {
-    throw new ProctorError("INVALID_INPUT", `${runner}: spec.env sets ${owned.join(", ")}, which the harness owns (every run gets its own temp HOME, XDG dirs and TMPDIR)`, {
+    throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.env sets ${owned.join(", ")}, which the harness owns (every run gets its own temp HOME, XDG dirs and TMPDIR)`, {
       detail: "  drop them: files the agent writes there are removed with the run; use spec.files or a fixture for what it should find",
     });
   }
@@ -118,7 +118,7 @@ export function checkSpecEnv(runner: string, specEnv: Readonly<Record<string, st
   const unsafe = unsafeVariables(specEnv);
   const [first] = unsafe;
   if (first) {
-    throw new ProctorError("INVALID_INPUT", `${runner}: spec.env sets ${unsafe.map((u) => u.name).join(", ")}, refused as unsafe: ${first.name} — ${first.why}`, {
+    throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.env sets ${unsafe.map((u) => u.name).join(", ")}, refused as unsafe: ${first.name} — ${first.why}`, {
       detail: [
         ...unsafe.slice(1).map((u) => `  ${u.name}: ${u.why}`),
         "  pass a harmless test value under another name, or set unsafeEnv: true in the spec to pass these anyway",

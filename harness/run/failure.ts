@@ -2,12 +2,12 @@
  * The rich error every agent run fails with: everything a successful run has plus the reason,
  * the command, the work dir, the stderr tail and the mock's last request.
  */
-import { ProctorError, type ProctorErrorCode } from "../../src/errors/proctor-error.js";
+import { RunError } from "../../src/errors/proctor-error.js";
 
 /** The reasons, in priority order: the first that applies is the one reported. */
 export type FailureReason = "timed-out" | "killed" | "script-overrun" | "binary-missing" | "api-fault" | "crashed";
 
-const CODES: Record<FailureReason, ProctorErrorCode> = {
+const CODES: Record<FailureReason, RunError["code"]> = {
   "timed-out": "TIMEOUT",
   killed: "RUN_FAILED",
   "script-overrun": "SCRIPT_OVERRUN",
@@ -35,7 +35,7 @@ export interface FailureFacts {
 export interface HarnessError<R = unknown> extends FailureFacts {}
 
 /** A failed harness run. `result` holds the whole run (trace included) when the binary was found. */
-export class HarnessError<R = unknown> extends ProctorError {
+export class HarnessError<R = unknown> extends RunError {
   declare readonly result?: R;
 
   /** `options.agent` names the CLI in the message. @default "claude" */

@@ -3,7 +3,7 @@
  * script, and the fields all agents share — each failure naming the runner, the field, the bad
  * value and its type.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { describeValue } from "../../src/checks/validate.js";
 
@@ -45,7 +45,7 @@ const SHARED_RULES: Readonly<Record<string, FieldRule>> = {
 
 /** Throw the INVALID_INPUT a bad field gets, so every agent's spec errors read alike. */
 export function rejectField(runner: string, field: string, problem: string, value: unknown): never {
-  throw new ProctorError("INVALID_INPUT", `${runner}: spec.${field} ${problem}; got ${describeValue(value)}`);
+  throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.${field} ${problem}; got ${describeValue(value)}`);
 }
 
 /** Reject a malformed agent spec, naming the field, the bad value and its type; the first bad field in `fields` order wins. */

@@ -6,7 +6,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { trackDir, untrackDir } from "../process/live.js";
 import type { HarnessSpec, McpConfig } from "../claude/spec.js";
 
@@ -41,7 +41,7 @@ function readMcpConfig(value: McpConfig | string, cwd: string, caller: string): 
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `${caller}: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
+    throw new InvalidInputError("INVALID_INPUT", `${caller}: spec.mcpConfig ${file} is not a readable JSON file: ${(error as Error).message}`, { cause: error });
   }
   const servers = typeof parsed === "object" && parsed !== null ? Object.keys((parsed as { mcpServers?: object }).mcpServers ?? {}) : [];
   return { text: JSON.stringify(parsed, null, 2), servers };
@@ -70,7 +70,7 @@ export function prepareRunDirs(spec: RunDirsSpec, cwd: string, caller = "runHarn
       } catch {
         // reported below
       }
-      if (!isDir) throw new ProctorError("INVALID_INPUT", `${caller}: spec.fixture ${from} is not a directory`);
+      if (!isDir) throw new InvalidInputError("INVALID_INPUT", `${caller}: spec.fixture ${from} is not a directory`);
       cpSync(from, workDir, { recursive: true });
     } else mkdirSync(workDir);
     for (const [rel, content] of Object.entries(spec.files ?? {})) {

@@ -5,7 +5,7 @@
  * run fed back, by tool_use id. Reads `claude -p --output-format stream-json` and Claude Code
  * session logs (rewritten to stream-json first, so both read alike).
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, TranscriptError } from "../../src/errors/proctor-error.js";
 import { readEventFile } from "../../src/io/read-bounded.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, sessionPrompt } from "../../src/trace/session-log.js";
 import { TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
@@ -72,7 +72,7 @@ function withoutTrailer(text: string): string {
 /** Read the recording at `source`: a path (stream-json, a session log or its folder) or the text itself. */
 export function readRecording(source: string): Recording {
   if (typeof source !== "string" || source === "") {
-    throw new ProctorError("INVALID_INPUT", `a recording must be a transcript path or its text; got ${source === "" ? "an empty string" : typeof source}`);
+    throw new InvalidInputError("INVALID_INPUT", `a recording must be a transcript path or its text; got ${source === "" ? "an empty string" : typeof source}`);
   }
   const isText = source.includes("\n") || source.trimStart().startsWith("{");
   let text: string;
@@ -170,7 +170,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
     }
   }
   if (!sawAssistant) {
-    throw new ProctorError("TRANSCRIPT_UNREADABLE", "the recording holds no assistant messages, so there is nothing to replay", {
+    throw new TranscriptError("TRANSCRIPT_UNREADABLE", "the recording holds no assistant messages, so there is nothing to replay", {
       detail: "  pass a stream-json transcript (`claude -p … --output-format stream-json --verbose`) or a Claude Code session log",
     });
   }

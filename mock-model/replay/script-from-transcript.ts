@@ -5,6 +5,7 @@
  * usage. Replayed on the real binary, the run makes the same calls; what the tools, hooks and
  * permissions answer *now* is what a replay tests.
  */
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { replaceWorkDir } from "../../src/trace/replay-diff.js";
 import type { ModelRequest } from "../../src/trace/types.js";
 import type { Script, SubagentScript, Turn, TurnContext, TurnSpec } from "../script/types.js";
@@ -71,6 +72,10 @@ export function scriptFromTranscript(source: string, options: ReplayScriptOption
 
 /** `scriptFromTranscript` over a recording already read. */
 export function scriptFromRecording(recording: Recording, options: ReplayScriptOptions = {}): Script {
+  const r = recording as Partial<Recording> | null;
+  if (typeof r?.main !== "object" || !Array.isArray(r.subagents) || !(r.results instanceof Map)) {
+    throw new InvalidInputError("INVALID_INPUT", "scriptFromRecording(recording) needs a recording", { input: "recording", hint: "pass what readRecording(path) returns, or call scriptFromTranscript(path)" });
+  }
   let stopped = false;
   const recordedCwd = recording.cwd;
 

@@ -1,7 +1,7 @@
 /** Writing a model response the way the Responses API does: SSE events or one JSON body, or a fault. */
 import type { ServerResponse } from "node:http";
 import type { ScriptFault } from "../script/types.js";
-import { sendJson } from "../server/answer.js";
+import { sendEvents, sendJson, startStream } from "../server/answer.js";
 
 type Json = Record<string, unknown>;
 
@@ -64,14 +64,9 @@ export function responseEvents(r: ApiResponse): string[] {
   return out;
 }
 
-function startStream(res: ServerResponse): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-}
-
 /** The response as an SSE stream. */
 export function sendResponseStream(res: ServerResponse, r: ApiResponse): void {
-  startStream(res);
-  res.end(responseEvents(r).join(""));
+  sendEvents(res, responseEvents(r));
 }
 
 /** An OpenAI-shaped error body. */

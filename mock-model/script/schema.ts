@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { ConfigError } from "../../src/errors/proctor-error.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { encodeValue, isRegexJSON } from "../../src/match/codec.js";
@@ -129,7 +129,7 @@ function toCheckable(value: unknown): unknown {
 export function validateScript(value: unknown, source = "script"): Script {
   const errors = scriptErrors(value);
   if (errors.length > 0) {
-    throw new ProctorError("SCRIPT_INVALID", `${source} is not a valid script (${errors.length} problem${errors.length === 1 ? "" : "s"})`, {
+    throw new ConfigError("SCRIPT_INVALID", `${source} is not a valid script (${errors.length} problem${errors.length === 1 ? "" : "s"})`, {
       detail: errors.map((e) => `  ${e}`).join("\n") + '\n  a script looks like {"turns": [{"tools": [{"name": "Bash", "input": {"command": "ls"}}]}, {"text": "Done."}]}',
     });
   }
@@ -147,7 +147,7 @@ export function parseScript(text: string, source = "script"): Script {
   try {
     value = /\.ya?ml$/i.test(source) ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new ProctorError("SCRIPT_INVALID", `${source} does not parse: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError("SCRIPT_INVALID", `${source} does not parse: ${(error as Error).message}`, { cause: error });
   }
   return validateScript(value, source);
 }
@@ -158,7 +158,7 @@ export function loadScript(path: string): Script {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ProctorError("SCRIPT_INVALID", `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new ConfigError("SCRIPT_INVALID", `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   return parseScript(text, path);
 }

@@ -62,14 +62,20 @@ export function messageEvents(m: ApiMessage): string[] {
   return out;
 }
 
-function startStream(res: ServerResponse): void {
+/** The SSE response head, shared by the Messages and Responses APIs. */
+export function startStream(res: ServerResponse): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+}
+
+/** Serialised SSE events as one whole stream. */
+export function sendEvents(res: ServerResponse, events: readonly string[]): void {
+  startStream(res);
+  res.end(events.join(""));
 }
 
 /** The message as an SSE stream. */
 export function sendMessageStream(res: ServerResponse, m: ApiMessage): void {
-  startStream(res);
-  res.end(messageEvents(m).join(""));
+  sendEvents(res, messageEvents(m));
 }
 
 /**

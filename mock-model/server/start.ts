@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ConfigError, messageOf } from "../../src/errors/proctor-error.js";
 import { validateScript } from "../script/schema.js";
 import type { Script } from "../script/types.js";
 import { MockRunState, type MockRun } from "../run/mock-run.js";
@@ -122,9 +122,16 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   });
   server.on("upgrade", refuseWebSocket);
   server.keepAliveTimeout = 5_000;
+  const port = options.port ?? 0;
+  const listenHost = options.host ?? "127.0.0.1";
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidInputError("INVALID_INPUT", `startMockModel: port must be an integer within 0..65535; got ${String(port)}`, { input: "port", hint: "omit it (or pass 0) for a free port" });
+  }
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    server.once("error", (error) =>
+      reject(new InvalidInputError("INVALID_INPUT", `startMockModel: cannot listen on ${listenHost}:${port}: ${messageOf(error)}`, { input: port ? "port" : "host", hint: "omit port for a free one, and host for 127.0.0.1", cause: error })),
+    );
+    server.listen(port, listenHost, () => resolve());
   });
   if (options.unref) server.unref();
   const address = server.address() as AddressInfo;
@@ -136,16 +143,16 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     addRun(script, runOptions = {}) {
       const checked = validateScript(script);
       const apiKey = runOptions.apiKey ?? `sk-proctor-mock-${randomBytes(12).toString("hex")}`;
-      if (runs.has(apiKey)) throw new ProctorError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
+      if (runs.has(apiKey)) throw new InvalidInputError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
       const run = new MockRunState(apiKey, checked, (++runCounter).toString(36), () => runs.delete(apiKey));
       runs.set(apiKey, run);
       return run;
     },
     addResponsesRun(script, runOptions = {}) {
       const checked = validateScript(script);
-      if (checked.subagents?.length) throw new ProctorError("SCRIPT_INVALID", "a Responses API run has one conversation: script.subagents is not supported there; drop it");
+      if (checked.subagents?.length) throw new ConfigError("SCRIPT_INVALID", "a Responses API run has one conversation: script.subagents is not supported there; drop it");
       const apiKey = runOptions.apiKey ?? `sk-proctor-mock-${randomBytes(12).toString("hex")}`;
-      if (runs.has(apiKey)) throw new ProctorError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
+      if (runs.has(apiKey)) throw new InvalidInputError("INVALID_INPUT", `a run is already registered for API key ${apiKey}; use a fresh key per run`);
       const run = new ResponsesRunState(apiKey, checked, (++runCounter).toString(36), () => runs.delete(apiKey));
       runs.set(apiKey, run);
       return run;

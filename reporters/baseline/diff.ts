@@ -5,8 +5,8 @@
  */
 import { compareReports, type CompareOptions, type ReportComparison } from "../../src/measure/compare-reports.js";
 import type { CheckReport } from "../../src/measure/types.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
-import type { Baseline } from "./format.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
+import { validateBaseline, type Baseline } from "./format.js";
 
 /** One eval of the diff. */
 export interface EvalDiff {
@@ -42,8 +42,8 @@ function byName(current: Baseline | readonly CheckReport[]): Map<string, CheckRe
   if (!Array.isArray(current)) return new Map(Object.entries((current as Baseline).evals));
   const map = new Map<string, CheckReport>();
   (current as readonly CheckReport[]).forEach((r, i) => {
-    if (typeof r?.name !== "string" || r.name === "") throw new ProctorError("INVALID_INPUT", `current reports[${i}] has no name: reports are matched to the baseline by eval name`);
-    if (map.has(r.name)) throw new ProctorError("INVALID_INPUT", `two current reports are named ${JSON.stringify(r.name)}: merge shards first (proctor merge)`);
+    if (typeof r?.name !== "string" || r.name === "") throw new InvalidInputError("INVALID_INPUT", `current reports[${i}] has no name: reports are matched to the baseline by eval name`);
+    if (map.has(r.name)) throw new InvalidInputError("INVALID_INPUT", `two current reports are named ${JSON.stringify(r.name)}: merge shards first (proctor merge)`);
     map.set(r.name, r);
   });
   return map;
@@ -51,6 +51,7 @@ function byName(current: Baseline | readonly CheckReport[]): Map<string, CheckRe
 
 /** Compare `current` (reports or another baseline) with `baseline`, per eval and per check. */
 export function diffBaseline(baseline: Baseline, current: Baseline | readonly CheckReport[], options: CompareOptions = {}): BaselineDiff {
+  validateBaseline(baseline);
   const now = byName(current);
   const evals: EvalDiff[] = [];
   for (const [name, report] of now) {

@@ -1,7 +1,7 @@
 /** Reading and writing baseline files: sorted keys and two-space indent, so a baseline's git diff shows only what changed. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ReportError } from "../../src/errors/proctor-error.js";
 import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import type { CheckReport } from "../../src/measure/types.js";
@@ -35,7 +35,7 @@ export function readBaseline(file: string): Baseline {
     text = readTextWithin(file, JSON_FILE_LIMITS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ProctorError("BASELINE_INVALID", `cannot read the baseline ${file}: ${code ?? (error as Error).message}`, {
+    throw new ReportError("BASELINE_INVALID", `cannot read the baseline ${file}: ${code ?? (error as Error).message}`, {
       ...(code === "ENOENT" ? { detail: "  create it with `proctor baseline --update FILE REPORT.json…` or `proctor run --baseline FILE --update-baseline`" } : {}),
       cause: error,
     });
@@ -51,7 +51,7 @@ export function writeBaseline(file: string, content: Baseline | readonly CheckRe
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, stringifySorted(baseline));
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot write the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new InvalidInputError("INVALID_INPUT", `cannot write the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   return baseline;
 }

@@ -3,7 +3,7 @@
  * envelope. A file of another format version is migrated by an explicit step or refused with a
  * message that says what to do — never read as if it were this version.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { ReportError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import { checkReportErrors } from "../../src/measure/schema.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
@@ -45,7 +45,7 @@ const checkBaseline = schemaChecker(BASELINE_SCHEMA, "baseline");
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function invalid(source: string, short: string, detail?: string): never {
-  throw new ProctorError("BASELINE_INVALID", `${source}: ${short}`, detail ? { detail } : undefined);
+  throw new ReportError("BASELINE_INVALID", `${source}: ${short}`, detail ? { detail } : undefined);
 }
 
 /** Bring an older format version up to this one, or refuse with what to do. */
@@ -126,9 +126,9 @@ export function createBaseline(reports: readonly CheckReport[] | Readonly<Record
   list.forEach((report, i) => {
     const name = report?.name;
     if (typeof name !== "string" || name === "") {
-      throw new ProctorError("INVALID_INPUT", `reports[${i}] has no name: a baseline keys reports by eval name — measure({ name, … }) or defineEval({ name, … })`);
+      throw new InvalidInputError("INVALID_INPUT", `reports[${i}] has no name: a baseline keys reports by eval name — measure({ name, … }) or defineEval({ name, … })`);
     }
-    if (seen.has(name)) throw new ProctorError("INVALID_INPUT", `two reports are named ${JSON.stringify(name)}: merge shards first (proctor merge) or give the evals distinct names`);
+    if (seen.has(name)) throw new InvalidInputError("INVALID_INPUT", `two reports are named ${JSON.stringify(name)}: merge shards first (proctor merge) or give the evals distinct names`);
     seen.add(name);
     evals[name] = report;
   });

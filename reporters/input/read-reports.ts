@@ -2,7 +2,7 @@
  * Measure reports from files, in every shape proctor writes them: one CheckReport, a JSON array of
  * them (`proctor run --json`), or a baseline (its reports). Each is validated; errors name the file.
  */
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ReportError } from "../../src/errors/proctor-error.js";
 import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import { validateCheckReport } from "../../src/measure/schema.js";
@@ -25,14 +25,14 @@ export function readReportFiles(files: readonly string[]): CheckReport[] {
     try {
       text = readTextWithin(file, JSON_FILE_LIMITS);
     } catch (error) {
-      throw new ProctorError("INVALID_INPUT", `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new InvalidInputError("INVALID_INPUT", `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
     }
     refuseDeepJson(text, `the report ${file}`);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new ProctorError("REPORT_INVALID", `${file} is not JSON: ${(error as Error).message}`);
+      throw new ReportError("REPORT_INVALID", `${file} is not JSON: ${(error as Error).message}`, { cause: error });
     }
     return reportsFromJSON(value, file);
   });

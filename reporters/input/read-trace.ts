@@ -3,7 +3,7 @@
  * or a raw stream-json transcript; this decides which one it was handed, once.
  */
 import { readTextWithin } from "../../src/io/read-bounded.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { ProctorError, TranscriptError } from "../../src/errors/proctor-error.js";
 import { validateTrace } from "../../src/trace/schema.js";
 import { isSessionLog, readTranscriptFiles } from "../../src/trace/session-log.js";
 import { parseSessionLog, parseTranscript, readTranscript, requireTranscriptEvents, TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
@@ -31,7 +31,7 @@ export function traceFromText(text: string, where = "input"): Trace {
       try {
         return validateTrace(value);
       } catch (error) {
-        throw new ProctorError("INVALID_TRACE", `${where} looks like a Trace but is not a valid one`, { detail: (error as Error).message, cause: error });
+        throw new TranscriptError("INVALID_TRACE", `${where} looks like a Trace but is not a valid one`, { detail: (error as Error).message, cause: error });
       }
     }
   }
@@ -48,7 +48,7 @@ export function readTraceFile(path: string): Trace {
     text = files.text;
   } catch (error) {
     if (error instanceof ProctorError) throw error;
-    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    throw new TranscriptError("TRANSCRIPT_UNREADABLE", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       detail: "  pass a Trace JSON file (proctor trace FILE > trace.json) or a claude stream-json transcript",
       cause: error,
     });

@@ -5,6 +5,8 @@
  */
 import { evaluateThresholds, formatRate, incompleteness, type ThresholdRow } from "../../src/measure/thresholds.js";
 import type { CheckReport, CheckStats, Thresholds } from "../../src/measure/types.js";
+import { validateCheckReport } from "../../src/measure/schema.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { BaselineDiff } from "../baseline/diff.js";
 import { buildJunitXml, type JunitCase, type JunitSuite } from "./xml.js";
 
@@ -85,7 +87,8 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
 
 /** The suites of `renderJunitReports`, for combining with others in one file. */
 export function reportSuites(reports: readonly CheckReport[], options: JunitReportOptions = {}): JunitSuite[] {
-  return reports.map((r, i) => reportSuite(r, i, options));
+  if (!Array.isArray(reports as unknown)) throw new InvalidInputError("INVALID_INPUT", "reportSuites(reports) needs an array of reports", { input: "reports" });
+  return reports.map((r, i) => reportSuite(validateCheckReport(r, `reports[${i}]`), i, options));
 }
 
 /** One testsuite per report, one testcase per check (rate, interval and n as properties); below threshold is a failure. */

@@ -1,5 +1,6 @@
 /** JUnit from strict verdicts: one testsuite per trace or test, one testcase per check. */
 import type { CheckResult } from "../../src/checks/check.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { buildJunitXml, type JunitSuite } from "./xml.js";
 
 /** The checks evaluated against one trace (or in one test), as `expect`/`evalChecks` returned them. */
@@ -18,6 +19,9 @@ export interface ResultSuite {
  * message (what was expected, what the trace shows, what to do), so CI shows it verbatim.
  */
 export function renderJunitResults(suites: readonly ResultSuite[], options: { name?: string } = {}): string {
+  if (!Array.isArray(suites as unknown)) throw new InvalidInputError("INVALID_INPUT", "renderJunitResults: suites must be an array of { name, results }", { input: "suites" });
+  const bad = suites.findIndex((s) => typeof s?.name !== "string" || !Array.isArray(s.results));
+  if (bad !== -1) throw new InvalidInputError("INVALID_INPUT", `renderJunitResults: suites[${bad}] must be { name, results } with results from evalChecks`, { input: `suites[${bad}]` });
   const rendered: JunitSuite[] = suites.map((suite) => ({
     name: suite.name,
     timeSeconds: suite.timeSeconds,

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { Builder } from "junit-report-builder";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
 import { firstLine, xmlSafe } from "../text/sanitize.js";
 
 /** One testcase, as data. */
@@ -54,6 +54,7 @@ function messageLine(text: string): string {
 
 /** Build the XML document of `suites` (the root `<testsuites>` carries `name` and totals). */
 export function buildJunitXml(suites: readonly JunitSuite[], name = "proctor"): string {
+  requireSuites(suites);
   const builder = loadJunit().newBuilder().name(xmlSafe(name));
   for (const suite of suites) {
     const s = builder.testSuite().name(xmlSafe(suite.name));
@@ -76,12 +77,27 @@ export function buildJunitXml(suites: readonly JunitSuite[], name = "proctor"): 
   return builder.build();
 }
 
+/** Refuse suites whose shape the XML builder would trip over, naming the bad field. */
+function requireSuites(suites: readonly JunitSuite[]): void {
+  const refuse = (input: string, what: string) => {
+    throw new InvalidInputError("INVALID_INPUT", `buildJunitXml: ${input} must be ${what}`, { input, hint: "build suites with reportSuites(reports) or renderJunitResults(suites)" });
+  };
+  if (!Array.isArray(suites as unknown)) refuse("suites", "an array of suites");
+  suites.forEach((suite, i) => {
+    if (typeof suite?.name !== "string") refuse(`suites[${i}].name`, "a string");
+    if (!Array.isArray(suite.cases)) refuse(`suites[${i}].cases`, "an array of test cases");
+    suite.cases.forEach((c, j) => {
+      if (typeof c?.name !== "string" || typeof c.className !== "string") refuse(`suites[${i}].cases[${j}]`, "a test case with a string name and className");
+    });
+  });
+}
+
 /** Write a JUnit document, creating the directory; a failure names the path. */
 export function writeJunit(file: string, xml: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, xml.endsWith("\n") ? xml : `${xml}\n`);
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `cannot write the JUnit report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new InvalidInputError("INVALID_INPUT", `cannot write the JUnit report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
 }

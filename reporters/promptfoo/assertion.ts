@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { evalChecks, type Check, type CheckResult } from "../../src/checks/check.js";
 import { checksFromJSON } from "../../src/checks/from-json.js";
-import { isProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, isProctorError } from "../../src/errors/proctor-error.js";
 import { validateTrace } from "../../src/trace/schema.js";
 import type { Trace } from "../../src/trace/types.js";
 import { readChecksFile } from "../input/read-checks.js";
@@ -44,12 +44,12 @@ const checkCache = new Map<string, Check<Trace>[]>();
 /** The checks named by the config; rebuilt once per distinct config (promptfoo calls per test case). */
 function checksOf(config: Record<string, unknown> | undefined): Check<Trace>[] {
   const spec = config?.checks;
-  if (spec === undefined) throw new Error('the assertion has no config.checks: give `config: { checks: [{ kind: "notTool", name: "Bash" }] }` or a JSON file path');
+  if (spec === undefined) throw new InvalidInputError("INVALID_INPUT", "the assertion has no config.checks", { input: "config.checks", hint: 'give `config: { checks: [{ kind: "notTool", name: "Bash" }] }` or a JSON file path' });
   const key = typeof spec === "string" ? `file:${resolve(spec)}` : JSON.stringify(spec);
   let checks = checkCache.get(key);
   if (!checks) {
     checks = typeof spec === "string" ? readChecksFile(spec.replace(/^file:\/\//, "")) : checksFromJSON<Trace>(spec, "config.checks");
-    if (checks.length === 0) throw new Error("config.checks is empty: an empty list asserts nothing");
+    if (checks.length === 0) throw new InvalidInputError("INVALID_INPUT", "config.checks is empty: an empty list asserts nothing", { input: "config.checks", hint: "list at least one check" });
     checkCache.set(key, checks);
   }
   return checks;

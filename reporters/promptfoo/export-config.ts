@@ -4,7 +4,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import type { EvalDefinition, MockSpec, RealSpec } from "../../src/eval/define.js";
-import { ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { trialRandom } from "../../src/measure/random.js";
 
 /** Options of `buildPromptfooConfig`. */
@@ -33,7 +33,7 @@ function rebase(spec: Record<string, unknown>, from: string, to: string): Record
 
 /** Refuse what a YAML config cannot carry (function turns, functions anywhere), naming where. */
 function requireData(value: unknown, where: string): void {
-  if (typeof value === "function") throw new ProctorError("INVALID_INPUT", `${where} is a function, which a promptfoo config cannot hold`, { detail: "  export evals whose scripts are data (function turns and custom checks stay in proctor run)" });
+  if (typeof value === "function") throw new InvalidInputError("INVALID_INPUT", `${where} is a function, which a promptfoo config cannot hold`, { detail: "  export evals whose scripts are data (function turns and custom checks stay in proctor run)" });
   if (Array.isArray(value)) value.forEach((v, i) => requireData(v, `${where}[${i}]`));
   else if (typeof value === "object" && value !== null && !(value instanceof RegExp)) for (const [k, v] of Object.entries(value)) requireData(v, `${where}.${k}`);
 }
@@ -52,7 +52,7 @@ export function buildPromptfooConfig(definitions: readonly EvalDefinition[], opt
     }
     const checks = definition.checks.map((c, i) => {
       const json = c.toJSON();
-      if ((json as { $custom?: unknown }).$custom === true) throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: checks[${i}] (${c.label}) is a custom check; it holds a function and cannot be exported`);
+      if ((json as { $custom?: unknown }).$custom === true) throw new InvalidInputError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: checks[${i}] (${c.label}) is a custom check; it holds a function and cannot be exported`);
       return json;
     });
     const assert = [{ type: "javascript", value: module("assert.mjs"), config: { checks } }];
@@ -66,7 +66,7 @@ export function buildPromptfooConfig(definitions: readonly EvalDefinition[], opt
       tests.push({ description: specs.length > 1 ? `${definition.name} #${i}` : definition.name, vars: { task: prompt, harness }, assert });
     });
   }
-  if (tests.length === 0) throw new ProctorError("INVALID_INPUT", `nothing to export: ${skipped.join(", ")}`);
+  if (tests.length === 0) throw new InvalidInputError("INVALID_INPUT", `nothing to export: ${skipped.join(", ")}`);
   return {
     description: `proctor evals: ${definitions.map((d) => d.name).join(", ")}`,
     prompts: ["{{task}}"],

@@ -5,6 +5,7 @@
  */
 import type { CheckResult } from "../../src/checks/check.js";
 import type { Trace } from "../../src/trace/types.js";
+import { validateTrace } from "../../src/trace/schema.js";
 import { escapeHtml as h } from "../text/sanitize.js";
 import { buildTimeline, describeHook, describeSource, describeUsage, STATUS_MARKS, type CallRow, type TimelineRow } from "./timeline.js";
 
@@ -77,6 +78,7 @@ function renderChecks(results: readonly CheckResult[], placed: (r: CheckResult) 
 
 /** Render a trace as one self-contained HTML page (no scripts, no network assets). */
 export function renderTraceHtml(trace: Trace, options: TraceHtmlOptions = {}): string {
+  validateTrace(trace);
   const timeline = buildTimeline(trace, options.results);
   const title = options.title ?? "proctor trace";
   const usage = describeUsage(trace);

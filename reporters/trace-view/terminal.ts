@@ -4,6 +4,7 @@
  */
 import type { CheckResult } from "../../src/checks/check.js";
 import type { ToolStatus, Trace } from "../../src/trace/types.js";
+import { validateTrace } from "../../src/trace/schema.js";
 import { firstLine, stripAnsi } from "../text/sanitize.js";
 import { createPalette, shouldColour, type Palette } from "./colour.js";
 import { buildTimeline, describeHook, describeSource, describeUsage, STATUS_MARKS, type CallRow, type TimelineRow } from "./timeline.js";
@@ -68,6 +69,7 @@ function renderRow(row: TimelineRow, p: Palette, verbose: boolean): string[] {
 
 /** Render a trace as a terminal timeline (calls, hooks, subagents indented, skills, replies, usage, checks). */
 export function renderTraceText(trace: Trace, options: TraceTextOptions = {}): string {
+  validateTrace(trace);
   const p = createPalette(options.colour ?? shouldColour(process.stdout));
   const verbose = options.verbose ?? false;
   const timeline = buildTimeline(trace, options.results);

@@ -1,6 +1,7 @@
 /** Checks on what the model was offered: the tools listed in the requests it received. */
 import type { Trace } from "../trace/types.js";
 import { defineTraceCheck, type Check } from "./check.js";
+import { noModelRequests } from "./text.js";
 import { toolNameMatches } from "./tools.js";
 import { requireName } from "./validate.js";
 import { at } from "../util/narrow.js";
@@ -14,13 +15,7 @@ export function advertised(name: string): Check<Trace> {
   requireName("advertised", "name", name);
   return defineTraceCheck("advertised", { name }, (trace) => {
     const requests = trace.modelRequests;
-    if (!requests || requests.length === 0) {
-      return {
-        pass: false,
-        message: `expected the model to be offered ${name}; this trace has no recorded model requests (only the mock-model harness, runHarness, captures them)`,
-        expected: name,
-      };
-    }
+    if (!requests || requests.length === 0) return noModelRequests(`the model to be offered ${name}`, name);
     const hit = requests.findIndex((r) => r.tools.some((t) => toolNameMatches(name, t.name)));
     if (hit !== -1) {
       const request = at(requests, hit);

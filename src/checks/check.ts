@@ -3,11 +3,12 @@
  * JSON. The same evaluation feeds `expect` (strict), `measure` (scored), the test-runner plugins
  * and every reporter — one evaluator, many renderers.
  */
-import { isProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError, isProctorError } from "../errors/proctor-error.js";
 import { loadShellParser } from "../effects/bash/parser.js";
 import { encodeValue, formatValue } from "../match/codec.js";
 import type { Trace } from "../trace/types.js";
 import { requireTarget, TRACE_TARGET, type CheckTarget } from "./targets.js";
+import { InvalidCheckError, requireName } from "./validate.js";
 
 /** The outcome of evaluating one check against one result. */
 export interface CheckResult {
@@ -89,6 +90,8 @@ export function defineCheck<T>(
   evaluate: (target: T) => Verdict,
   options: { label?: string; json?: () => CheckJSON; prepare?: (target: T) => Promise<void>; target?: CheckTarget } = {},
 ): Check<T> {
+  requireName("defineCheck", "kind", kind);
+  if (typeof evaluate !== "function") throw new InvalidCheckError(kind, "evaluate", "must be a function (target) => { pass, message }", evaluate);
   const json = Object.freeze({ kind, ...(encodeValue(params) as Record<string, unknown>) }) as CheckJSON;
   const label = options.label ?? labelOf(kind, params);
   return Object.freeze({
@@ -133,6 +136,7 @@ function labelOf(kind: string, params: Record<string, unknown>): string {
 
 /** Evaluate every check against a target, in order. Pure — the shared core of `expect` and `measure`. */
 export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResult[] {
+  requireChecks("evalChecks", checks);
   return checks.map((check) => check.eval(target));
 }
 
@@ -142,6 +146,7 @@ export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResu
  * contracts), so nothing pays for it that does not classify a shell command.
  */
 export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
+  requireChecks("evaluateChecks", checks);
   await Promise.all(checks.map((check) => check.prepare?.(target)));
   try {
     return evalChecks(target, checks);
@@ -150,4 +155,12 @@ export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]):
     await loadShellParser();
     return evalChecks(target, checks);
   }
+}
+
+/** Refuse anything but an array of checks, naming the first element that is not one. */
+function requireChecks(fn: string, checks: unknown): void {
+  const hint = 'pass an array of checks such as [tool("Read"), notTool("Bash")]';
+  if (!Array.isArray(checks)) throw new InvalidInputError("INVALID_INPUT", `${fn}(target, checks): checks must be an array of checks; got ${formatValue(checks, 60)}`, { input: "checks", hint });
+  const i = checks.findIndex((c) => typeof (c as Partial<Check<unknown>> | null)?.eval !== "function");
+  if (i !== -1) throw new InvalidInputError("INVALID_INPUT", `${fn}(target, checks): checks[${i}] is not a check; got ${formatValue(checks[i], 60)}`, { input: `checks[${i}]`, hint });
 }

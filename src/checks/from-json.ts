@@ -3,12 +3,12 @@
  * rejecting unknown kinds, unknown fields and bad values with the path of the bad field.
  */
 import type { Trace } from "../trace/types.js";
-import { ProctorError } from "../errors/proctor-error.js";
+import { isProctorError } from "../errors/proctor-error.js";
 import { isPlainObject } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
 import { regexFromData } from "../match/linear-regexp.js";
 import type { Check, CheckJSON } from "./check.js";
-import { InvalidCheckError, describeValue } from "./validate.js";
+import { InvalidCheckError, describeValue, requireName } from "./validate.js";
 import { mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
 import { denied } from "./denied.js";
 import { eachReply, replyCount, output, received, turns } from "./text.js";
@@ -79,7 +79,7 @@ function decode(value: unknown): unknown {
     try {
       return regexFromData(value.$regex, value.$flags ?? "");
     } catch (error) {
-      throw new ProctorError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${error instanceof ProctorError ? error.shortMessage : (error as Error).message}`);
+      throw new InvalidCheckError("INVALID_CHECK", `bad RegExp ${JSON.stringify(value)}: ${isProctorError(error) ? error.shortMessage : (error as Error).message}`, { cause: error });
     }
   }
   if (Array.isArray(value)) return value.map(decode);
@@ -129,7 +129,7 @@ const BUILDERS = new Map<string, Builder>([
     "judged",
     (r) => {
       if (r.json.judge !== undefined) {
-        throw new ProctorError("INVALID_CHECK", "judged with a custom judge cannot be rebuilt from JSON: the judge function does not travel; build it in code with judged(rubric, { judge })");
+        throw new InvalidCheckError("INVALID_CHECK", "judged with a custom judge cannot be rebuilt from JSON: the judge function does not travel; build it in code with judged(rubric, { judge })");
       }
       return judged(r.string("rubric"), { min: r.optional("min", r.number) });
     },
@@ -157,6 +157,8 @@ const BUILDERS = new Map<string, Builder>([
 
 /** Teach `checkFromJSON` a new kind (e.g. a plugin's own checks). */
 export function registerCheckKind(kind: string, build: (json: CheckJSON) => Check<never>): void {
+  requireName("registerCheckKind", "kind", kind);
+  if (typeof build !== "function") throw new InvalidCheckError(kind, "build", "must be a function (json) => Check", build);
   BUILDERS.set(kind, (r) => {
     const check = build(r.json as CheckJSON);
     for (const key of Object.keys(r.json)) r.undecoded(key);
@@ -174,15 +176,15 @@ export function knownCheckKinds(): string[] {
  * unknown kinds, unknown fields, bad values, and checks that hold a function.
  */
 export function checkFromJSON<T = Trace>(json: unknown, path = "check"): Check<T> {
-  if (!isPlainObject(json)) throw new ProctorError("INVALID_CHECK", `${path}: a check must be an object like {"kind": "tool", "name": "Bash"}; got ${describeValue(json)}`);
+  if (!isPlainObject(json)) throw new InvalidCheckError("INVALID_CHECK", `${path}: a check must be an object like {"kind": "tool", "name": "Bash"}; got ${describeValue(json)}`);
   const kind = json.kind;
-  if (typeof kind !== "string") throw new ProctorError("INVALID_CHECK", `${path}.kind: must be a string naming the check; got ${describeValue(kind)}`);
+  if (typeof kind !== "string") throw new InvalidCheckError("INVALID_CHECK", `${path}.kind: must be a string naming the check; got ${describeValue(kind)}`);
   if (json.$custom === true) {
-    throw new ProctorError("INVALID_CHECK", `${path}: "${kind}" is a custom check; it holds a function and cannot be rebuilt from JSON — build it in code with custom(kind, fn)`);
+    throw new InvalidCheckError("INVALID_CHECK", `${path}: "${kind}" is a custom check; it holds a function and cannot be rebuilt from JSON — build it in code with custom(kind, fn)`);
   }
   const build = BUILDERS.get(kind);
   if (!build) {
-    throw new ProctorError("INVALID_CHECK", `${path}.kind: unknown check kind ${JSON.stringify(kind)}; known kinds: ${knownCheckKinds().join(", ")}`);
+    throw new InvalidCheckError("INVALID_CHECK", `${path}.kind: unknown check kind ${JSON.stringify(kind)}; known kinds: ${knownCheckKinds().join(", ")}`);
   }
   try {
     const reader = new FieldReader(json, kind, path);
@@ -191,7 +193,7 @@ export function checkFromJSON<T = Trace>(json: unknown, path = "check"): Check<T
     return check as Check<T>;
   } catch (error) {
     if (error instanceof InvalidCheckError) {
-      throw new ProctorError("INVALID_CHECK", `${path}.${error.field}: ${error.message}`, { cause: error });
+      throw new InvalidCheckError("INVALID_CHECK", `${path}.${error.field}: ${error.message}`, { cause: error, input: `${path}.${error.field}`, kind: error.kind });
     }
     throw error;
   }
@@ -199,6 +201,6 @@ export function checkFromJSON<T = Trace>(json: unknown, path = "check"): Check<T
 
 /** Rebuild an array of checks; errors name the element (`checks[2].args`). */
 export function checksFromJSON<T = Trace>(json: unknown, path = "checks"): Check<T>[] {
-  if (!Array.isArray(json)) throw new ProctorError("INVALID_CHECK", `${path}: must be an array of checks; got ${describeValue(json)}`);
+  if (!Array.isArray(json)) throw new InvalidCheckError("INVALID_CHECK", `${path}: must be an array of checks; got ${describeValue(json)}`);
   return json.map((c, i) => checkFromJSON<T>(c, `${path}[${i}]`));
 }

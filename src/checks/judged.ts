@@ -37,6 +37,7 @@ let defaultJudge: JudgeFn | undefined;
 
 /** Install the judge `judged()` uses when none is passed (e.g. `setDefaultJudge(claudeJudge())` in an eval file). */
 export function setDefaultJudge(judge: JudgeFn | undefined): void {
+  if (judge !== undefined && typeof judge !== "function") throw new InvalidCheckError("judged", "judge", "must be a function, or undefined to remove the default", judge);
   defaultJudge = judge;
 }
 

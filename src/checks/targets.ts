@@ -3,7 +3,7 @@
  * object, a hook result where a Trace belongs) is refused with a ProctorError naming the input,
  * the first wrong field and what to do — never reported as a failing check, never a silent pass.
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError, TranscriptError } from "../errors/proctor-error.js";
 import { schemaChecker } from "../schema/schema-errors.js";
 import { traceErrors } from "../trace/schema.js";
 
@@ -76,5 +76,6 @@ export function requireTarget(target: CheckTarget, label: string, value: unknown
   if (target === HOOK_RESULT_TARGET && isTrace) why = `${label} checks ${target.noun} (from runHook), and this is a Trace`;
   else if (target === TRACE_TARGET && isHook) why = `${label} checks ${target.noun}, and this is a hook run result (use blocked() or allowed() on it)`;
   else why = `${label} checks ${target.noun}, and this is not one: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length === 2 ? "" : "s"})` : ""}`;
-  throw new ProctorError(target === TRACE_TARGET ? "INVALID_TRACE" : "INVALID_INPUT", why, { detail: `  ${target.hint}` });
+  const options = { input: label, hint: target.hint };
+  throw target === TRACE_TARGET ? new TranscriptError("INVALID_TRACE", why, options) : new InvalidInputError("INVALID_INPUT", why, options);
 }

@@ -1,7 +1,7 @@
 /** Checks on what the agent said and what the model received. */
 import type { Trace } from "../trace/types.js";
 import { testRegExp } from "../match/arg-match.js";
-import { defineTraceCheck, type Check } from "./check.js";
+import { defineTraceCheck, type Check, type Verdict } from "./check.js";
 import { quote, describeRange } from "./describe.js";
 import { requireBounds, requireText } from "./validate.js";
 import { at } from "../util/narrow.js";
@@ -85,13 +85,7 @@ export function received(matcher: string | RegExp): Check<Trace> {
   requireText("received", "matcher", matcher);
   return defineTraceCheck("received", { matcher }, (trace) => {
     const requests = trace.modelRequests;
-    if (!requests || requests.length === 0) {
-      return {
-        pass: false,
-        message: `expected the model to receive ${show(matcher)}; this trace has no recorded model requests (only the mock-model harness, runHarness, captures them)`,
-        expected: matcher,
-      };
-    }
+    if (!requests || requests.length === 0) return noModelRequests(`the model to receive ${show(matcher)}`, matcher);
     const hit = requests.findIndex((r) => textMatches(r.system, matcher) || textMatches(r.messages, matcher));
     if (hit !== -1) return { pass: true, message: `request ${hit + 1} (${at(requests, hit).agent}) carried ${show(matcher)}` };
     return {
@@ -113,4 +107,9 @@ export function turns(opts: { min?: number | undefined; max?: number | undefined
       ? { pass: true, message: `${n} turns, within ${describeRange(min, max)}`, actual: n }
       : { pass: false, message: `expected ${describeRange(min, max)} turns; the agent took ${n}`, expected: { min, max }, actual: n };
   });
+}
+
+/** The fail-closed verdict of a check on model requests when the trace captured none. */
+export function noModelRequests(expectation: string, expected: unknown): Verdict {
+  return { pass: false, message: `expected ${expectation}; this trace has no recorded model requests (only the mock-model harness, runHarness, captures them)`, expected };
 }

@@ -1,16 +1,31 @@
 /** Build-time validation: a malformed check fails when it is built, quoting the bad value. */
-import { ProctorError } from "../errors/proctor-error.js";
+import { ProctorError, type ProctorErrorOptions } from "../errors/proctor-error.js";
 import { isPlainObject } from "../match/arg-match.js";
 import { formatValue } from "../match/codec.js";
 
-/** A check parameter that failed validation; `field` is a path inside the check's JSON form. */
+/**
+ * A check that cannot be built: a bad parameter, or a bad JSON form. `kind` is the check's kind
+ * and `field` a path inside its JSON form (also the error's `input`); either is "" when unknown.
+ */
 export class InvalidCheckError extends ProctorError {
+  declare readonly code: "INVALID_CHECK";
   readonly kind: string;
   readonly field: string;
-  constructor(kind: string, field: string, problem: string, value: unknown) {
-    super("INVALID_CHECK", `${kind}: ${field} ${problem}; got ${describeValue(value)}`);
-    this.kind = kind;
-    this.field = field;
+  /** A parameter of a `kind` check: `field` `problem`, quoting `value`. */
+  constructor(kind: string, field: string, problem: string, value: unknown);
+  /** Any other reason: `options.input` names the field path, `kind` the check when known. */
+  constructor(code: "INVALID_CHECK", shortMessage: string, options?: ProctorErrorOptions & { readonly kind?: string });
+  constructor(a: string, b: string, c?: string | (ProctorErrorOptions & { readonly kind?: string }), value?: unknown) {
+    if (typeof c === "string") {
+      super("INVALID_CHECK", `${a}: ${b} ${c}; got ${describeValue(value)}`, { input: b });
+      this.kind = a;
+      this.field = b;
+    } else {
+      super("INVALID_CHECK", b, c);
+      this.kind = c?.kind ?? "";
+      this.field = c?.input ?? "";
+    }
+    this.name = "InvalidCheckError";
   }
 }
 

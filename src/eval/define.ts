@@ -5,7 +5,7 @@
  */
 import type { ClaudeRunSpec, ReplayRunSpec, RunEvalSpec } from "./spec-types.js";
 import type { Check } from "../checks/check.js";
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import type { TrialContext } from "../measure/measure.js";
 import type { Budget, EarlyStop } from "../measure/stopping.js";
 import { uniqueLabels } from "../measure/summarise.js";
@@ -80,16 +80,16 @@ export function isEvalDefinition(value: unknown): value is EvalDefinition {
 
 function bad(name: string, field: string, problem: string, value?: unknown): never {
   const got = arguments.length > 3 ? `; got ${value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value)).slice(0, 80)}` : "";
-  throw new ProctorError("INVALID_INPUT", `defineEval(${JSON.stringify(name)}): ${field} ${problem}${got}`);
+  throw new InvalidInputError("INVALID_INPUT", `defineEval(${JSON.stringify(name)}): ${field} ${problem}${got}`);
 }
 
 const isSpecLike = (v: unknown) => typeof v === "function" || (typeof v === "object" && v !== null && !Array.isArray(v));
 
 /** Declare an eval. Validates everything that can be checked without running (bad input fails here, naming the field). */
 export function defineEval(spec: EvalSpec): EvalDefinition {
-  if (typeof spec !== "object" || spec === null) throw new ProctorError("INVALID_INPUT", "defineEval needs a spec like { name, mock: { prompt, script }, checks: [...] }");
+  if (typeof spec !== "object" || spec === null) throw new InvalidInputError("INVALID_INPUT", "defineEval needs a spec like { name, mock: { prompt, script }, checks: [...] }");
   const name = spec.name;
-  if (typeof name !== "string" || name.trim() === "") throw new ProctorError("INVALID_INPUT", `defineEval: name must be a non-empty string; got ${JSON.stringify(name)}`);
+  if (typeof name !== "string" || name.trim() === "") throw new InvalidInputError("INVALID_INPUT", `defineEval: name must be a non-empty string; got ${JSON.stringify(name)}`);
   for (const key of Object.keys(spec)) if (!FIELDS.has(key)) bad(name, key, `is not a field of an eval (fields: ${[...FIELDS].join(", ")})`);
   const tiers: ("mock" | "replay" | "real" | "run")[] = [];
   if (spec.mock !== undefined) {

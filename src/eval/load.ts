@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError, isProctorError, restate } from "../errors/proctor-error.js";
 import { isEvalDefinition, type EvalDefinition } from "./define.js";
 
 /** The evals one file declared. */
@@ -32,7 +32,7 @@ async function importTypeScript(file: string): Promise<Record<string, unknown>> 
   try {
     api = (await import("tsx/esm/api")) as typeof api;
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `${file} is TypeScript, and loading it needs tsx, which is not installed`, {
+    throw new InvalidInputError("INVALID_INPUT", `${file} is TypeScript, and loading it needs tsx, which is not installed`, {
       detail: "  npm install -D tsx   (or write the eval file as .mjs)",
       cause: error,
     });
@@ -55,35 +55,35 @@ export function evalsOfModule(module: Record<string, unknown>): EvalDefinition[]
 /** Import one eval file and collect its evals; errors name the file. */
 export async function loadEvalFile(path: string): Promise<LoadedEvalFile> {
   const file = resolve(path);
-  if (!existsSync(file)) throw new ProctorError("INVALID_INPUT", `eval file ${path} does not exist`);
-  if (statSync(file).isDirectory()) throw new ProctorError("INVALID_INPUT", `${path} is a directory; pass eval files (*.eval.ts, *.eval.mjs)`);
+  if (!existsSync(file)) throw new InvalidInputError("INVALID_INPUT", `eval file ${path} does not exist`);
+  if (statSync(file).isDirectory()) throw new InvalidInputError("INVALID_INPUT", `${path} is a directory; pass eval files (*.eval.ts, *.eval.mjs)`);
   const ext = extname(file);
-  if (!JS.has(ext) && !TS.has(ext)) throw new ProctorError("INVALID_INPUT", `${path}: an eval file must be .ts, .mts, .mjs or .js; got ${ext || "no extension"}`);
+  if (!JS.has(ext) && !TS.has(ext)) throw new InvalidInputError("INVALID_INPUT", `${path}: an eval file must be .ts, .mts, .mjs or .js; got ${ext || "no extension"}`);
   let module: Record<string, unknown>;
   try {
     module = TS.has(ext) ? await importTypeScript(file) : ((await import(pathToFileURL(file).href)) as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof ProctorError) {
-      throw new ProctorError(error.code, `${path}: ${error.shortMessage}`, { ...(error.message.length > error.shortMessage.length + 1 ? { detail: error.message.slice(error.shortMessage.length + 1) } : {}), cause: error });
+    if (isProctorError(error)) {
+      throw restate(error, `${path}: `);
     }
-    throw new ProctorError("INVALID_INPUT", `cannot load eval file ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new InvalidInputError("INVALID_INPUT", `cannot load eval file ${path}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
   const evals = evalsOfModule(module);
-  if (evals.length === 0) throw new ProctorError("INVALID_INPUT", `${path} declares no evals: export them, e.g. \`export default defineEval({ name, mock, checks })\``);
+  if (evals.length === 0) throw new InvalidInputError("INVALID_INPUT", `${path} declares no evals: export them, e.g. \`export default defineEval({ name, mock, checks })\``);
   return { file, evals };
 }
 
 /** Load several eval files (directories are searched for *.eval.* files); eval names must be unique across them. */
 export async function loadEvalFiles(paths: readonly string[]): Promise<LoadedEvalFile[]> {
   const files = paths.flatMap((p) => (existsSync(p) && statSync(p).isDirectory() ? findEvalFiles(p) : [p]));
-  if (files.length === 0) throw new ProctorError("INVALID_INPUT", `no eval files found in ${paths.join(", ")} (looked for *.eval.ts, *.eval.mjs)`);
+  if (files.length === 0) throw new InvalidInputError("INVALID_INPUT", `no eval files found in ${paths.join(", ")} (looked for *.eval.ts, *.eval.mjs)`);
   const loaded: LoadedEvalFile[] = [];
   const where = new Map<string, string>();
   for (const file of files) {
     const result = await loadEvalFile(file);
     for (const e of result.evals) {
       const seen = where.get(e.name);
-      if (seen) throw new ProctorError("INVALID_INPUT", `two evals are named ${JSON.stringify(e.name)} (${seen} and ${file}): names key reports and baselines, so they must be unique`);
+      if (seen) throw new InvalidInputError("INVALID_INPUT", `two evals are named ${JSON.stringify(e.name)} (${seen} and ${file}): names key reports and baselines, so they must be unique`);
       where.set(e.name, file);
     }
     loaded.push(result);

@@ -10,9 +10,9 @@ import { trialRandom } from "../measure/random.js";
 import { parseShard } from "../measure/shard.js";
 import { evaluateThresholds, type ThresholdVerdict } from "../measure/thresholds.js";
 import type { CheckReport } from "../measure/types.js";
-import { ProctorError } from "../errors/proctor-error.js";
+import { ConfigError, InvalidInputError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
-import type { EvalDefinition, MockSpec, PerTrial, RealSpec, ReplayTierSpec } from "./define.js";
+import { isEvalDefinition, type EvalDefinition, type MockSpec, type PerTrial, type RealSpec, type ReplayTierSpec } from "./define.js";
 
 /** One way to turn a spec into a Trace (the mock-model harness, the real API). */
 export interface TierRunner<S> {
@@ -65,6 +65,7 @@ export interface EvalOutcome {
 
 /** Which tier an eval runs on under `choice`, or why it does not run. */
 export function chooseTier(definition: EvalDefinition, choice: TierChoice): Tier | { notRun: string } {
+  if (!isEvalDefinition(definition)) throw new InvalidInputError("INVALID_INPUT", "chooseTier(definition, choice) needs an eval definition", { input: "definition", hint: "pass what defineEval returns" });
   const has = (t: Tier) => definition.tiers.includes(t);
   if (has("run")) return "run";
   if (choice === "mock") return has("mock") ? "mock" : { notRun: "it has no mock tier (run with --real)" };
@@ -87,21 +88,24 @@ function previewContext(definition: EvalDefinition): TrialContext {
 export async function runEvals(definitions: readonly EvalDefinition[], options: RunEvalsOptions): Promise<EvalOutcome[]> {
   const choice = options.tier ?? "auto";
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  if (options.budgetUsd !== undefined && !(options.budgetUsd > 0)) throw new ProctorError("INVALID_INPUT", `the budget must be a positive number of dollars; got ${options.budgetUsd}`);
+  if (options.budgetUsd !== undefined && !(options.budgetUsd > 0)) throw new InvalidInputError("INVALID_INPUT", `the budget must be a positive number of dollars; got ${options.budgetUsd}`);
 
   // Decide every tier and refuse what cannot run before spending anything.
   const plan = definitions.map((definition) => ({ definition, tier: chooseTier(definition, choice) }));
   for (const { definition, tier } of plan) {
     if (typeof tier !== "string" || tier === "run") continue;
     const runner = options.tiers[tier];
-    if (!runner) throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)} needs the ${tier} tier, which is not available in this run`);
+    if (!runner) throw new InvalidInputError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)} needs the ${tier} tier, which is not available in this run`);
     const why = runner.unavailable?.();
-    if (why) throw new ProctorError(tier === "real" ? "NO_API_KEY" : "INVALID_INPUT", `eval ${JSON.stringify(definition.name)} runs on the ${tier} tier, but ${why}`);
+    if (why) {
+      const message = `eval ${JSON.stringify(definition.name)} runs on the ${tier} tier, but ${why}`;
+      throw tier === "real" ? new ConfigError("NO_API_KEY", message) : new InvalidInputError("INVALID_INPUT", message);
+    }
     const spec = definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>;
     try {
       runner.validate?.(resolveSpec(spec, previewContext(definition)), definition);
     } catch (error) {
-      throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: ${(error as Error).message}`, { cause: error });
+      throw new InvalidInputError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: ${(error as Error).message}`, { cause: error });
     }
   }
 

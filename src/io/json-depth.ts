@@ -4,7 +4,7 @@
  * brackets end in a RangeError. Input that nests deeper than any real transcript, hook payload or
  * report is refused up front, with a message that says where.
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 /** The deepest nesting proctor reads. Real payloads stay below 50; recursion is safe far above this. */
 export const MAX_JSON_DEPTH = 512;
@@ -33,7 +33,7 @@ export function findExcessDepth(text: string, max = MAX_JSON_DEPTH): number | un
 export function refuseDeepJson(text: string, what: string, max = MAX_JSON_DEPTH): void {
   const at = findExcessDepth(text, max);
   if (at !== undefined) {
-    throw new ProctorError("INVALID_INPUT", `${what} nests deeper than ${max} levels (at character ${at}); no real payload does — check what produced it`);
+    throw new InvalidInputError("INVALID_INPUT", `${what} nests deeper than ${max} levels (at character ${at}); no real payload does — check what produced it`);
   }
 }
 

@@ -4,7 +4,7 @@
  * or a 100 MB single line costs a bounded amount of memory, never all of it.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { ProctorError } from "../errors/proctor-error.js";
+import { ProctorError, TranscriptError } from "../errors/proctor-error.js";
 
 /** Caps for one file. */
 export interface ReadLimits {
@@ -90,11 +90,11 @@ export function readEventFile(file: string, limits: ReadLimits, names: EventFile
     if (error instanceof ReadOverflowError) {
       const { kind, line } = error.overflow;
       const why = kind === "line" ? `line ${line} is longer than ${formatBytes(limits.maxLineBytes)}` : `it is larger than ${formatBytes(limits.maxBytes)} (reading stopped at line ${line})`;
-      throw new ProctorError("TRANSCRIPT_UNREADABLE", `${names.noun} ${file}: ${why}; reading stopped there`, {
+      throw new TranscriptError("TRANSCRIPT_UNREADABLE", `${names.noun} ${file}: ${why}; reading stopped there`, {
         detail: `  one event per line is expected: is this the right file? If it is, pass a larger ${kind === "line" ? "maxLineBytes" : "maxBytes"} to ${names.reader}`,
       });
     }
-    throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${names.noun} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+    throw new TranscriptError("TRANSCRIPT_UNREADABLE", `cannot read ${names.noun} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       detail: `  ${names.hint}`,
       cause: error,
     });

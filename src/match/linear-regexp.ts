@@ -6,7 +6,7 @@
  */
 import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidCheckError } from "../checks/validate.js";
 
 let re2js: typeof RE2JS | undefined;
 /** re2js, loaded (through its CommonJS build, synchronously) when the first pattern from data is compiled, not when proctor is imported. */
@@ -70,18 +70,19 @@ function compileLinear(source: string, flags: string): RE2JS {
     const bit = flagBit(RE2, f);
     if (bit !== undefined) bits |= bit;
     else if (!NEUTRAL_FLAGS.has(f)) {
-      throw new ProctorError("INVALID_CHECK", `regular expression /${source}/${flags}: flag "${f}" is not supported for patterns read from data (supported: i, m, s, g, u)`);
+      throw new InvalidCheckError("INVALID_CHECK", `regular expression /${source}/${flags}: flag "${f}" is not supported for patterns read from data (supported: i, m, s, g, u)`);
     }
   }
   try {
     new RegExp(source, flags);
   } catch (error) {
-    throw new ProctorError("INVALID_CHECK", (error as Error).message);
+    throw new InvalidCheckError("INVALID_CHECK", (error as Error).message, { input: `/${source}/${flags}`, cause: error });
   }
   try {
     return RE2.compile(source, bits);
   } catch (error) {
-    throw new ProctorError("INVALID_CHECK", `/${source}/ needs backtracking, which patterns read from data may not use (${(error as Error).message})`, {
+    throw new InvalidCheckError("INVALID_CHECK", `/${source}/ needs backtracking, which patterns read from data may not use (${(error as Error).message})`, {
+      cause: error,
       detail: "  patterns read from data are matched by RE2, which has no backreferences or lookaround; rewrite it without them, or build the check in code with a RegExp",
     });
   }

@@ -3,7 +3,7 @@
  * interleaved under one concurrency limit (so drift in the API or the machine hits every arm
  * alike), then every other arm compared with the first.
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { compareReports, type CompareOptions, type ReportComparison } from "./compare-reports.js";
 import { measure, type MeasureOptions } from "./measure.js";
@@ -32,9 +32,9 @@ export interface ArmsResult {
 /** Measure every arm and compare each with the first: `{ arms: { baseline, candidate } }`. */
 export async function measureArms<T = Trace>(options: MeasureArmsOptions<T>): Promise<ArmsResult> {
   const names = Object.keys(options.arms ?? {});
-  if (names.length < 2) throw new ProctorError("INVALID_INPUT", `measureArms needs at least two arms, like { arms: { baseline, candidate } }; got ${names.length === 0 ? "none" : names.join(", ")}`);
+  if (names.length < 2) throw new InvalidInputError("INVALID_INPUT", `measureArms needs at least two arms, like { arms: { baseline, candidate } }; got ${names.length === 0 ? "none" : names.join(", ")}`);
   for (const name of names) {
-    if (typeof options.arms[name] !== "function") throw new ProctorError("INVALID_INPUT", `measureArms: arms.${name} must be a run function (trial, context) => Trace`);
+    if (typeof options.arms[name] !== "function") throw new InvalidInputError("INVALID_INPUT", `measureArms: arms.${name} must be a run function (trial, context) => Trace`);
   }
   const { arms, compare, ...shared } = options;
   const limit = (await import("p-limit")).default(options.concurrency ?? 1);

@@ -4,7 +4,7 @@
  * comparing twenty checks does not manufacture a regression, and a Newcombe interval for the size
  * of the change.
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import { compareProportions, holmAdjust } from "../stats/compare.js";
 import type { Interval } from "../stats/proportion.js";
 import { validateCheckReport } from "./schema.js";
@@ -74,8 +74,8 @@ export function compareReports(baseline: CheckReport, candidate: CheckReport, op
   validateCheckReport(candidate, "candidate");
   const alpha = options.alpha ?? 0.05;
   const correction = options.correction ?? "holm";
-  if (!(alpha > 0 && alpha < 1)) throw new ProctorError("INVALID_INPUT", `compareReports: alpha must be within (0, 1), e.g. 0.05; got ${JSON.stringify(alpha)}`);
-  if (correction !== "holm" && correction !== "none") throw new ProctorError("INVALID_INPUT", `compareReports: correction must be "holm" or "none"; got ${JSON.stringify(correction)}`);
+  if (!(alpha > 0 && alpha < 1)) throw new InvalidInputError("INVALID_INPUT", `compareReports: alpha must be within (0, 1), e.g. 0.05; got ${JSON.stringify(alpha)}`);
+  if (correction !== "holm" && correction !== "none") throw new InvalidInputError("INVALID_INPUT", `compareReports: correction must be "holm" or "none"; got ${JSON.stringify(correction)}`);
   const before = new Map(baseline.checks.map((c) => [c.label, c]));
   const after = new Map(candidate.checks.map((c) => [c.label, c]));
   const confidence = Math.min(baseline.confidence, candidate.confidence);

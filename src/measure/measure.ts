@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { LimitFunction } from "p-limit";
 import { evaluateChecks, type Check } from "../checks/check.js";
-import { isProctorError, ProctorError } from "../errors/proctor-error.js";
+import { isProctorError, InvalidInputError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { PROCTOR_VERSION } from "../version.js";
 import { createProgress, type ProgressOptions } from "./progress.js";
@@ -79,7 +79,7 @@ export interface MeasureOptions<T = Trace> {
 }
 
 function fail(message: string): never {
-  throw new ProctorError("INVALID_INPUT", `measure: ${message}`);
+  throw new InvalidInputError("INVALID_INPUT", `measure: ${message}`);
 }
 
 function positiveInt(value: unknown, name: string, example: string): number {

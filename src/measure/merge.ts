@@ -5,14 +5,14 @@
  * A merge knows its shard set: shards given twice or holding trials outside their slice are
  * refused, and a merge that lacks shards says so in `incomplete` (it never passes a gate).
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import { summariseCheck, summariseUsage, keepLowest, UNITS, type UsageCounts } from "./summarise.js";
 import { validateCheckReport } from "./schema.js";
 import { formatShard, parseShard, shardTrials } from "./shard.js";
 import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
 
 function mismatch(what: string, detail: string): never {
-  throw new ProctorError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
+  throw new InvalidInputError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -99,9 +99,11 @@ function mergedIncompleteness(reports: readonly CheckReport[], missing: readonly
 }
 
 /** Merge the reports of disjoint trial slices (shards) of one measurement. `names` label them in errors. */
-export function mergeReports(reports: readonly CheckReport[], names: readonly string[] = reports.map((_, i) => `report ${i + 1}`)): CheckReport {
+export function mergeReports(reports: readonly CheckReport[], names?: readonly string[]): CheckReport {
+  if (!Array.isArray(reports as unknown)) throw new InvalidInputError("INVALID_INPUT", "mergeReports(reports) needs an array of reports", { input: "reports", hint: "pass the reports measure() returned, or the files proctor run --json wrote, parsed" });
+  names ??= reports.map((_, i) => `report ${i + 1}`);
   const [first] = reports;
-  if (!first) throw new ProctorError("INVALID_INPUT", "cannot merge: no reports given");
+  if (!first) throw new InvalidInputError("INVALID_INPUT", "cannot merge: no reports given");
   // Objects handed over in code get the same schema check as files read by `proctor merge`.
   reports.forEach((r, i) => validateCheckReport(r, nameAt(names, i)));
   requireCompatible(reports, names);

@@ -4,6 +4,7 @@
  * sharded run and an unsharded one with the same seed make the same draws, trial for trial.
  */
 import { at } from "../util/narrow.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 /** A deterministic source of uniform draws. */
 export interface Random {
@@ -39,7 +40,7 @@ function hashSeed(text: string): [number, number, number, number] {
 
 /** A seeded generator (sfc32: fast, passes PractRand to 2^40+ bytes). Same seed, same sequence. */
 export function seededRandom(seed: number | string): Random {
-  if (typeof seed !== "string" && !Number.isFinite(seed)) throw new TypeError(`seededRandom: seed must be a finite number or a string; got ${String(seed)}`);
+  if (typeof seed !== "string" && !Number.isFinite(seed)) throw new InvalidInputError("INVALID_INPUT", `seededRandom: seed must be a finite number or a string; got ${String(seed)}`, { input: "seed", hint: "pass the run's seed, e.g. 42 or \"nightly\"" });
   let [a, b, c, d] = hashSeed(String(seed));
   const next = (): number => {
     a >>>= 0;
@@ -59,15 +60,15 @@ export function seededRandom(seed: number | string): Random {
   return {
     next,
     int(min, max) {
-      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min) throw new RangeError(`int(min, max) needs integers with min < max; got ${min}, ${max}`);
+      if (!Number.isInteger(min) || !Number.isInteger(max) || max <= min) throw new InvalidInputError("INVALID_INPUT", `int(min, max) needs integers with min < max; got ${min}, ${max}`, { input: "min, max" });
       return min + Math.floor(next() * (max - min));
     },
     chance(p) {
-      if (!(p >= 0 && p <= 1)) throw new RangeError(`chance(p) needs p within 0..1; got ${p}`);
+      if (!(p >= 0 && p <= 1)) throw new InvalidInputError("INVALID_INPUT", `chance(p) needs p within 0..1; got ${p}`, { input: "p" });
       return next() < p;
     },
     pick(items) {
-      if (items.length === 0) throw new RangeError("pick(items) needs at least one item");
+      if (items.length === 0) throw new InvalidInputError("INVALID_INPUT", "pick(items) needs at least one item", { input: "items" });
       return at(items, Math.floor(next() * items.length));
     },
   };
@@ -75,5 +76,7 @@ export function seededRandom(seed: number | string): Random {
 
 /** The stream for one trial: a function of (seed, trial) only, so sharding and concurrency don't change it. */
 export function trialRandom(seed: number | string, trial: number): Random {
+  if (typeof seed !== "string" && !Number.isFinite(seed)) throw new InvalidInputError("INVALID_INPUT", `trialRandom: seed must be a finite number or a string; got ${String(seed)}`, { input: "seed" });
+  if (!Number.isInteger(trial) || trial < 0) throw new InvalidInputError("INVALID_INPUT", `trialRandom: trial must be a non-negative integer; got ${String(trial)}`, { input: "trial" });
   return seededRandom(`${String(seed)}#${trial}`);
 }

@@ -1,5 +1,5 @@
 /** The CheckReport's JSON Schema, and `validateCheckReport`/`parseCheckReport` with path-precise errors. */
-import { ProctorError } from "../errors/proctor-error.js";
+import { ReportError } from "../errors/proctor-error.js";
 import { schemaChecker } from "../schema/schema-errors.js";
 import { REPORT_VERSION, type CheckReport } from "./types.js";
 
@@ -113,7 +113,7 @@ function consistencyErrors(r: CheckReport, root: string): string[] {
 export function validateCheckReport(value: unknown, root = "report"): CheckReport {
   const errors = checkReportErrors(value, root);
   if (errors.length > 0) {
-    throw new ProctorError("REPORT_INVALID", `${root} is not a valid measure report (${errors.length} problem${errors.length === 1 ? "" : "s"})`, {
+    throw new ReportError("REPORT_INVALID", `${root} is not a valid measure report (${errors.length} problem${errors.length === 1 ? "" : "s"})`, {
       detail: errors.map((e) => `  ${e}`).join("\n"),
     });
   }
@@ -126,7 +126,7 @@ export function parseCheckReport(text: string, source = "report"): CheckReport {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ProctorError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`);
+    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return validateCheckReport(value, source);
 }
@@ -137,7 +137,7 @@ export function parseCheckReports(text: string, source = "report"): CheckReport[
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ProctorError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`);
+    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   return Array.isArray(value) ? value.map((r, i) => validateCheckReport(r, `${source}[${i}]`)) : [validateCheckReport(value, source)];
 }

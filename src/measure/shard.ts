@@ -3,7 +3,7 @@
  * slice of the trial indices; every trial's randomness depends only on (seed, index), so the
  * shards together make exactly the draws of one unsharded run.
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import type { ShardSpec } from "./types.js";
 
 /** Half-open [start, end) range of trial indices. */
@@ -16,13 +16,13 @@ export interface TrialRange {
 export function parseShard(value: string | ShardSpec): ShardSpec {
   if (typeof value === "object" && value !== null) return checkShard(value.index, value.count, JSON.stringify(value));
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(value));
-  if (!match) throw new ProctorError("INVALID_INPUT", `shard ${JSON.stringify(value)} is not i/n: write it like "2/4" (the 2nd of 4 shards, counting from 1)`);
+  if (!match) throw new InvalidInputError("INVALID_INPUT", `shard ${JSON.stringify(value)} is not i/n: write it like "2/4" (the 2nd of 4 shards, counting from 1)`);
   return checkShard(Number(match[1]), Number(match[2]), JSON.stringify(value));
 }
 
 function checkShard(index: number, count: number, text: string): ShardSpec {
-  if (!Number.isInteger(count) || count < 1) throw new ProctorError("INVALID_INPUT", `shard ${text}: the shard count must be a positive integer`);
-  if (!Number.isInteger(index) || index < 1 || index > count) throw new ProctorError("INVALID_INPUT", `shard ${text}: the index must be within 1..${count} (shards count from 1)`);
+  if (!Number.isInteger(count) || count < 1) throw new InvalidInputError("INVALID_INPUT", `shard ${text}: the shard count must be a positive integer`);
+  if (!Number.isInteger(index) || index < 1 || index > count) throw new InvalidInputError("INVALID_INPUT", `shard ${text}: the index must be within 1..${count} (shards count from 1)`);
   return { index, count };
 }
 
@@ -36,7 +36,7 @@ export function formatShard(shard: ShardSpec): string {
  * size by at most one, cover every index exactly once, and depend on nothing but (total, i, n).
  */
 export function shardTrials(total: number, shard: string | ShardSpec): TrialRange {
-  if (!Number.isInteger(total) || total < 0) throw new ProctorError("INVALID_INPUT", `shardTrials: total must be a non-negative integer; got ${total}`);
+  if (!Number.isInteger(total) || total < 0) throw new InvalidInputError("INVALID_INPUT", `shardTrials: total must be a non-negative integer; got ${total}`);
   const { index, count } = parseShard(shard);
   return { start: Math.floor(((index - 1) * total) / count), end: Math.floor((index * total) / count) };
 }

@@ -2,7 +2,7 @@
  * When to stop scheduling trials: the budget (cost and wall time) and the optional early stop
  * once every gated check is settled.
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import { wilsonInterval } from "../stats/proportion.js";
 import { thresholdFor } from "./thresholds.js";
 import type { StopInfo, Thresholds } from "./types.js";
@@ -38,7 +38,7 @@ export function validateBudget(budget: Budget | undefined): void {
   if (budget === undefined) return;
   for (const key of ["maxUsd", "maxMs"] as const) {
     const v = budget[key];
-    if (v !== undefined && !(typeof v === "number" && v > 0)) throw new ProctorError("INVALID_INPUT", `budget.${key} must be a positive number; got ${JSON.stringify(v)}`);
+    if (v !== undefined && !(typeof v === "number" && v > 0)) throw new InvalidInputError("INVALID_INPUT", `budget.${key} must be a positive number; got ${JSON.stringify(v)}`);
   }
 }
 
@@ -74,12 +74,12 @@ export function budgetStop(budget: Budget | undefined, state: { spentUsd: number
 /** Normalise the earlyStop option (true → defaults), refusing it without thresholds to stop against. */
 export function resolveEarlyStop(option: boolean | EarlyStop | undefined, thresholds: Thresholds | undefined): Required<EarlyStop> | undefined {
   if (!option) return undefined;
-  if (!thresholds) throw new ProctorError("INVALID_INPUT", "earlyStop needs thresholds: it stops once every check's interval lies clear of its minimum, so pass thresholds: { min } or { per }");
+  if (!thresholds) throw new InvalidInputError("INVALID_INPUT", "earlyStop needs thresholds: it stops once every check's interval lies clear of its minimum, so pass thresholds: { min } or { per }");
   const o = option === true ? {} : option;
   const minTrials = o.minTrials ?? 10;
   const confidence = o.confidence ?? 0.99;
-  if (!Number.isInteger(minTrials) || minTrials < 1) throw new ProctorError("INVALID_INPUT", `earlyStop.minTrials must be a positive integer; got ${JSON.stringify(minTrials)}`);
-  if (!(confidence > 0 && confidence < 1)) throw new ProctorError("INVALID_INPUT", `earlyStop.confidence must be within (0, 1), e.g. 0.99; got ${JSON.stringify(confidence)}`);
+  if (!Number.isInteger(minTrials) || minTrials < 1) throw new InvalidInputError("INVALID_INPUT", `earlyStop.minTrials must be a positive integer; got ${JSON.stringify(minTrials)}`);
+  if (!(confidence > 0 && confidence < 1)) throw new InvalidInputError("INVALID_INPUT", `earlyStop.confidence must be within (0, 1), e.g. 0.99; got ${JSON.stringify(confidence)}`);
   return { minTrials, confidence };
 }
 

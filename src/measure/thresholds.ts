@@ -2,7 +2,7 @@
  * The gate over a CheckReport — one implementation, used by `assertRates`, early stopping and
  * the reporters (JUnit from a measure report marks the same checks failed that assertRates names).
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { ProctorError, InvalidInputError } from "../errors/proctor-error.js";
 import type { Interval } from "../stats/proportion.js";
 import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats, Thresholds } from "./types.js";
@@ -44,6 +44,7 @@ export interface ThresholdVerdict {
 
 /** Thrown by `assertRates`; carries the full verdict. */
 export class RatesBelowThresholdError extends ProctorError {
+  declare readonly code: "RATES_BELOW_THRESHOLD" | "EVAL_SKIPPED" | "EVAL_INCOMPLETE";
   readonly verdict: ThresholdVerdict;
   constructor(verdict: ThresholdVerdict, reportName?: string) {
     const what = reportName ? `${reportName}: ` : "";
@@ -73,28 +74,28 @@ export function formatRate(stats: Pick<CheckStats, "n" | "passes" | "rate" | "in
 
 /** Refuse thresholds that cannot mean anything: out-of-range minimums, keys that match no check. */
 export function validateThresholds(thresholds: Thresholds, checks: readonly Pick<CheckStats, "label" | "kind">[], where = "thresholds"): void {
-  if (typeof thresholds !== "object" || thresholds === null) throw new ProctorError("INVALID_INPUT", `${where} must be an object like { min: 0.8, per: { "tool(Bash)": 0.9 } }; got ${JSON.stringify(thresholds)}`);
+  if (typeof thresholds !== "object" || thresholds === null) throw new InvalidInputError("INVALID_INPUT", `${where} must be an object like { min: 0.8, per: { "tool(Bash)": 0.9 } }; got ${JSON.stringify(thresholds)}`);
   const rate = (v: unknown, at: string) => {
-    if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new ProctorError("INVALID_INPUT", `${at} must be a rate within 0..1 (0.8 means 80%); got ${JSON.stringify(v)}`);
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new InvalidInputError("INVALID_INPUT", `${at} must be a rate within 0..1 (0.8 means 80%); got ${JSON.stringify(v)}`);
   };
   const known = new Set(Object.keys(thresholds));
   for (const key of ["min", "per", "by", "maxErrored"]) known.delete(key);
-  if (known.size > 0) throw new ProctorError("INVALID_INPUT", `${where}: unknown field ${JSON.stringify([...known][0])} (fields: min, per, by, maxErrored)`);
+  if (known.size > 0) throw new InvalidInputError("INVALID_INPUT", `${where}: unknown field ${JSON.stringify([...known][0])} (fields: min, per, by, maxErrored)`);
   if (thresholds.min !== undefined) rate(thresholds.min, `${where}.min`);
-  if (thresholds.by !== undefined && thresholds.by !== "rate" && thresholds.by !== "lower") throw new ProctorError("INVALID_INPUT", `${where}.by must be "rate" or "lower"; got ${JSON.stringify(thresholds.by)}`);
+  if (thresholds.by !== undefined && thresholds.by !== "rate" && thresholds.by !== "lower") throw new InvalidInputError("INVALID_INPUT", `${where}.by must be "rate" or "lower"; got ${JSON.stringify(thresholds.by)}`);
   if (thresholds.maxErrored !== undefined && !(Number.isInteger(thresholds.maxErrored) && thresholds.maxErrored >= 0)) {
-    throw new ProctorError("INVALID_INPUT", `${where}.maxErrored must be a non-negative integer; got ${JSON.stringify(thresholds.maxErrored)}`);
+    throw new InvalidInputError("INVALID_INPUT", `${where}.maxErrored must be a non-negative integer; got ${JSON.stringify(thresholds.maxErrored)}`);
   }
   for (const [key, min] of Object.entries(thresholds.per ?? {})) {
     rate(min, `${where}.per[${JSON.stringify(key)}]`);
     if (!checks.some((c) => c.label === key || c.kind === key)) {
-      throw new ProctorError("INVALID_INPUT", `${where}.per[${JSON.stringify(key)}] matches no check label or kind`, {
+      throw new InvalidInputError("INVALID_INPUT", `${where}.per[${JSON.stringify(key)}] matches no check label or kind`, {
         detail: `  labels: ${checks.map((c) => JSON.stringify(c.label)).join(", ")}\n  kinds: ${[...new Set(checks.map((c) => c.kind))].join(", ")}`,
       });
     }
   }
   if (thresholds.min === undefined && Object.keys(thresholds.per ?? {}).length === 0) {
-    throw new ProctorError("INVALID_INPUT", `${where} gates nothing: give min (every check) or per (by label or kind)`);
+    throw new InvalidInputError("INVALID_INPUT", `${where} gates nothing: give min (every check) or per (by label or kind)`);
   }
 }
 
@@ -118,9 +119,9 @@ export function incompleteness(report: CheckReport): string | undefined {
 }
 
 /** Hold every check of `report` to its minimum; never throws for a shortfall (see assertRates). */
-export function evaluateThresholds(report: CheckReport, thresholds: Thresholds | undefined = report.thresholds): ThresholdVerdict {
+export function evaluateThresholds(report: CheckReport, thresholds: Thresholds | undefined = report?.thresholds): ThresholdVerdict {
   validateCheckReport(report, report?.name ?? "report");
-  if (!thresholds) throw new ProctorError("INVALID_INPUT", "no thresholds: pass { min, per } or measure with thresholds so the report records them");
+  if (!thresholds) throw new InvalidInputError("INVALID_INPUT", "no thresholds: pass { min, per } or measure with thresholds so the report records them");
   validateThresholds(thresholds, report.checks);
   const by = thresholds.by ?? "rate";
   const rows: ThresholdRow[] = report.checks.map((c) => {
@@ -164,7 +165,7 @@ export function evaluateThresholds(report: CheckReport, thresholds: Thresholds |
  * returns the verdict when the gate holds.
  */
 export function assertRates(report: CheckReport, thresholds?: Thresholds): ThresholdVerdict {
-  const verdict = evaluateThresholds(report, thresholds ?? report.thresholds);
+  const verdict = evaluateThresholds(report, thresholds ?? report?.thresholds);
   if (verdict.status !== "passed") throw new RatesBelowThresholdError(verdict, report.name);
   return verdict;
 }

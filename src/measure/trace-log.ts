@@ -1,7 +1,7 @@
 /** `keepTraces`: stream each trial's Trace to a JSONL file as it finishes, so memory stays flat. */
 import { createWriteStream, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { ProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 /** An open JSONL file of `{trial, trace}` / `{trial, error}` lines. */
 export interface TraceLog {
@@ -16,7 +16,7 @@ export function openTraceLog(path: string): TraceLog {
     mkdirSync(dirname(path), { recursive: true });
     fd = openSync(path, "w");
   } catch (error) {
-    throw new ProctorError("INVALID_INPUT", `keepTraces: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InvalidInputError("INVALID_INPUT", `keepTraces: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const stream = createWriteStream("", { fd });
   let failure: Error | undefined;
@@ -34,7 +34,7 @@ export function openTraceLog(path: string): TraceLog {
     },
     close() {
       return new Promise<void>((resolve, reject) => {
-        stream.end(() => (failure ? reject(new ProctorError("INVALID_INPUT", `keepTraces: writing ${path} failed: ${failure.message}`)) : resolve()));
+        stream.end(() => (failure ? reject(new InvalidInputError("INVALID_INPUT", `keepTraces: writing ${path} failed: ${failure.message}`)) : resolve()));
       });
     },
   };

@@ -8,6 +8,7 @@ import { beforeAll, expect as vitestExpect } from "vitest";
 import { loadShellParser } from "../effects/bash/parser.js";
 import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 interface ProctorMatchers<R = unknown> {
   /** The check holds for the received Trace (or HookRunResult). */
@@ -42,7 +43,7 @@ vitestExpect.extend({
   // check judges whatever it is given, as `evalChecks` does at run time.
   toPass(received: unknown, check: Check<never>) {
     if (typeof check?.eval !== "function") {
-      throw new TypeError(`toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`);
+      throw new InvalidInputError("INVALID_INPUT", `toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`, { input: "check" });
     }
     const [r] = evalChecks(received, [check as Check<unknown>]);
     if (!r) throw new Error("proctor internal error: evalChecks returned no result for one check");
@@ -58,7 +59,7 @@ vitestExpect.extend({
     };
   },
   toPassAll(received: unknown, checks: readonly Check<never>[]) {
-    if (!checkList(checks)) throw new TypeError("toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing");
+    if (!checkList(checks)) throw new InvalidInputError("INVALID_INPUT", "toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing", { input: "checks", hint: "pass at least one check, e.g. [notTool(\"Bash\")]" });
     const results = evalChecks(received, checks as readonly Check<unknown>[]);
     const failures = results.filter((r) => !r.pass);
     const undecided = results.filter((r) => r.inconclusive);

@@ -7,7 +7,7 @@
  * ~85 ms per process to import and compile. Every problem is reported with the path of its field.
  */
 import { readFile } from "node:fs/promises";
-import { ProctorError } from "../errors/proctor-error.js";
+import { ProctorError, ConfigError } from "../errors/proctor-error.js";
 import { isPlainObject, matchArgs, type ArgMatcher } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
 import { regexFromData } from "../match/linear-regexp.js";
@@ -132,7 +132,7 @@ function readRule(value: unknown, path: string, problems: Problems): ToolArgumen
 export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
   const problems = new Problems();
   if (!isPlainObject(value)) {
-    throw new ProctorError("POLICY_INVALID", `${source}: a policy must be an object with a "rules" array; got ${show(value)}`);
+    throw new ConfigError("POLICY_INVALID", `${source}: a policy must be an object with a "rules" array; got ${show(value)}`);
   }
   problems.unknownKeys("", value, ["$schema", "dialect", "defaultDenySensitive", "rules", "tools"]);
   let dialect = claudeCodeDialect;
@@ -156,7 +156,7 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
     else for (const [name, o] of Object.entries(value.tools)) tools[name] = readOverride(o, `tools.${name}`, problems);
   }
   if (problems.list.length > 0) {
-    throw new ProctorError("POLICY_INVALID", `${source}: ${problems.list.length} problem${problems.list.length === 1 ? "" : "s"} in the policy\n  ${problems.list.join("\n  ")}`);
+    throw new ConfigError("POLICY_INVALID", `${source}: ${problems.list.length} problem${problems.list.length === 1 ? "" : "s"} in the policy\n  ${problems.list.join("\n  ")}`);
   }
   const policy: ToolArgumentPolicy = { rules, defaultDenySensitive: value.defaultDenySensitive === true };
   return { source, dialect, policy, tools, factsFor: (toolName, args) => toolCallFacts(toolName, args, dialect, tools) };
@@ -173,7 +173,7 @@ export async function parsePolicyText(text: string, source = "policy", format?: 
       value = parse(text);
     }
   } catch (error) {
-    throw new ProctorError("POLICY_INVALID", `${source}: not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message}`);
+    throw new ConfigError("POLICY_INVALID", `${source}: not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message}`, { cause: error });
   }
   return parsePolicy(value, source);
 }
@@ -184,7 +184,7 @@ export async function readPolicyFile(path: string): Promise<PolicyFile> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new ProctorError("POLICY_INVALID", `cannot read policy file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError("POLICY_INVALID", `cannot read policy file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   const format = /\.json$/i.test(path) ? "json" : /\.ya?ml$/i.test(path) ? "yaml" : undefined;
   return parsePolicyText(text, path, format);

@@ -8,7 +8,7 @@
  * an optional predicate over the call facts; predicate-free deny rules also answer the
  * advertise-time question "is this tool denied by name?".
  */
-import { ProctorError } from "../errors/proctor-error.js";
+import { ProctorError, ConfigError } from "../errors/proctor-error.js";
 
 /** The three legs of the lethal trifecta (Meta's "Rule of Two"). */
 export type TrifectaLeg = "untrusted-input" | "sensitive-data" | "external-side-effects";
@@ -97,7 +97,7 @@ function predicateHolds(rule: ToolArgumentRule, index: number, facts: ToolCallFa
   }
   if (typeof answer !== "boolean") {
     const shown = answer === undefined ? "undefined" : `${JSON.stringify(answer) ?? String(answer)} (${answer === null ? "null" : typeof answer})`;
-    throw new ProctorError("POLICY_INVALID", `policy rules[${index}] (${rule.effect} ${rule.tool}): when returned ${shown}, not a boolean`, {
+    throw new ConfigError("POLICY_INVALID", `policy rules[${index}] (${rule.effect} ${rule.tool}): when returned ${shown}, not a boolean`, {
       detail: "  a when predicate must return true or false; a truthy value is not a match, so the rule cannot be applied",
     });
   }

@@ -2,6 +2,7 @@
  * Comparing two proportions: the difference with a Newcombe interval, Fisher's exact p-value, and
  * Holm's adjustment for testing many checks at once.
  */
+import { InvalidInputError } from "../errors/proctor-error.js";
 import { fisherExact, type Counts } from "./fisher.js";
 import { wilsonInterval, type Interval } from "./proportion.js";
 
@@ -34,6 +35,9 @@ export function compareProportions(a: Counts, b: Counts, confidence = 0.95): Pro
  * keeping the chance of any false alarm ≤ alpha (uniformly more powerful than Bonferroni).
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
+  if (!Array.isArray(pValues)) throw new InvalidInputError("INVALID_INPUT", "holmAdjust(pValues) needs an array of p-values", { input: "pValues" });
+  const bad = pValues.findIndex((p) => typeof p !== "number" || !(p >= 0 && p <= 1));
+  if (bad !== -1) throw new InvalidInputError("INVALID_INPUT", `holmAdjust: pValues[${bad}] must be a p-value within 0..1; got ${String(pValues[bad])}`, { input: `pValues[${bad}]` });
   const m = pValues.length;
   const order = pValues.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0]);
   const adjusted = new Array<number>(m);

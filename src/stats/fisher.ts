@@ -27,8 +27,8 @@ export interface Counts {
 
 /** Two-sided p-value of Fisher's exact test that `a` and `b` share one pass rate. 1 when either n is 0. */
 export function fisherExact(a: Counts, b: Counts): number {
-  requireCounts("fisherExact (first)", a.passes, a.n);
-  requireCounts("fisherExact (second)", b.passes, b.n);
+  requireCounts("fisherExact (first)", a?.passes as number, a?.n as number);
+  requireCounts("fisherExact (second)", b?.passes as number, b?.n as number);
   if (a.n === 0 || b.n === 0) return 1;
   const total = a.n + b.n;
   const passes = a.passes + b.passes;

@@ -1,4 +1,5 @@
 /** The standard normal quantile: z for a confidence level. */
+import { InvalidInputError } from "../errors/proctor-error.js";
 
 // Acklam's rational approximation: relative error below 1.2e-9 over (0, 1), ample for intervals.
 const A = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239] as const;
@@ -11,7 +12,7 @@ export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) {
     if (p === 0) return -Infinity;
     if (p === 1) return Infinity;
-    throw new RangeError(`normalQuantile: p must be within (0, 1); got ${p}`);
+    throw new InvalidInputError("INVALID_INPUT", `normalQuantile: p must be within (0, 1); got ${p}`, { input: "p", hint: "pass a probability strictly between 0 and 1" });
   }
   const low = 0.02425;
   let x: number;
@@ -31,6 +32,6 @@ export function normalQuantile(p: number): number {
 
 /** The two-sided critical value for a confidence level: 0.95 → 1.959964. */
 export function zFor(confidence: number): number {
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be within (0, 1), e.g. 0.95; got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1)) throw new InvalidInputError("INVALID_INPUT", `confidence must be within (0, 1), e.g. 0.95; got ${confidence}`, { input: "confidence", hint: "pass a level such as 0.95" });
   return normalQuantile(1 - (1 - confidence) / 2);
 }

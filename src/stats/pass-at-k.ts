@@ -4,10 +4,11 @@
  * one pass (pass@k) or only passes (pass^k). Both need k ≤ n; otherwise they return null, since n
  * trials cannot say anything about a draw of k > n.
  */
+import { InvalidInputError } from "../errors/proctor-error.js";
 import { requireCounts } from "./counts.js";
 
 function requireK(fn: string, k: number): void {
-  if (!Number.isInteger(k) || k < 1) throw new RangeError(`${fn}: k must be a positive integer; got ${k}`);
+  if (!Number.isInteger(k) || k < 1) throw new InvalidInputError("INVALID_INPUT", `${fn}: k must be a positive integer; got ${k}`, { input: "k", hint: "pass k ≥ 1, the number of draws" });
 }
 
 /** 1 − C(n−c, k)/C(n, k): would at least one of k attempts pass? (null when k > n) */

@@ -7,6 +7,7 @@
  * again (a denied call's result is the denial).
  */
 import { MAIN_AGENT, type Divergence, type HookEvent, type ToolCall, type Trace } from "./types.js";
+import { validateTrace } from "./schema.js";
 
 export interface DiffOptions {
   /** Compare results by status only, not text. @default false */
@@ -50,6 +51,8 @@ function statusText(call: ToolCall): string {
 
 /** Every divergence between a recording's Trace and its replay's, in recorded order. */
 export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {}): Divergence[] {
+  validateTrace(recorded);
+  validateTrace(now);
   const out: Divergence[] = [];
   const nowById = new Map(now.toolCalls.map((c) => [c.id, c]));
   const hooksOf = (trace: Trace, id: string) => trace.hooks.filter((h) => h.callId === id);

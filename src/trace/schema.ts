@@ -1,6 +1,6 @@
 /** The Trace's JSON Schema, and `validateTrace` with precise errors (path + what was expected). */
 import { schemaChecker } from "../schema/schema-errors.js";
-import { ProctorError } from "../errors/proctor-error.js";
+import { ProctorError, TranscriptError } from "../errors/proctor-error.js";
 import { DENIED_BY, TOOL_STATUSES, type Trace } from "./types.js";
 
 const str = { type: "string" } as const;
@@ -135,7 +135,10 @@ function consistencyErrors(trace: Trace): string[] {
 export function validateTrace(value: unknown): Trace {
   const errors = traceErrors(value);
   if (errors.length > 0) {
-    throw new ProctorError("INVALID_TRACE", `not a valid Trace (${errors.length} problem${errors.length === 1 ? "" : "s"})`, { detail: errors.map((e) => `  ${e}`).join("\n") });
+    throw new TranscriptError("INVALID_TRACE", `not a valid Trace (${errors.length} problem${errors.length === 1 ? "" : "s"})`, {
+      detail: errors.map((e) => `  ${e}`).join("\n"),
+      hint: "pass the Trace of a run: readTranscript(file), (await runHarness(spec)).trace, or validateTrace(JSON.parse(text))",
+    });
   }
   return value as Trace;
 }

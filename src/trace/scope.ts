@@ -2,6 +2,14 @@
 import type { SubagentRun, Trace } from "./types.js";
 import { MAIN_AGENT } from "./types.js";
 import { filesFromCalls } from "./files-from-calls.js";
+import { TranscriptError } from "../errors/proctor-error.js";
+
+/** A view of something that is not a Trace is the caller's mistake: say so, not a TypeError. */
+function requireTraceShape(fn: string, trace: Trace): void {
+  if (!Array.isArray((trace as Partial<Trace> | null)?.toolCalls)) {
+    throw new TranscriptError("INVALID_TRACE", `${fn}(trace) needs a Trace; this has no toolCalls array`, { input: "trace", hint: "pass the Trace of a run: readTranscript(file) or (await runHarness(spec)).trace" });
+  }
+}
 
 /**
  * The trace as one subagent saw it: its own calls, skills and hooks; its output as the one reply.
@@ -9,6 +17,7 @@ import { filesFromCalls } from "./files-from-calls.js";
  * usage and turns are run-wide, so the view has none and resource checks fail closed on it.
  */
 export function subagentView(trace: Trace, run: SubagentRun): Trace {
+  requireTraceShape("subagentView", trace);
   const own = trace.toolCalls.flatMap((c, i) => (c.agent === run.id ? [{ c, i }] : []));
   const indices = own.map(({ i }) => i);
   const callIds = new Set(own.map(({ c }) => c.id));
@@ -39,6 +48,7 @@ export function subagentView(trace: Trace, run: SubagentRun): Trace {
 
 /** The trace without any subagent's calls: what the main loop itself did. */
 export function mainAgentView(trace: Trace): Trace {
+  requireTraceShape("mainAgentView", trace);
   const toolCalls = trace.toolCalls.filter((c) => c.agent === MAIN_AGENT);
   return {
     ...trace,

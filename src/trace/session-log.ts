@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ProctorError } from "../errors/proctor-error.js";
+import { TranscriptError } from "../errors/proctor-error.js";
 
 type Json = Record<string, unknown>;
 
@@ -255,7 +255,8 @@ export function readTranscriptFiles(path: string, read: (file: string) => string
       try {
         meta = JSON.parse(readFileSync(metaPath, "utf8")) as Json;
       } catch (error) {
-        throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${metaPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+        throw new TranscriptError("TRANSCRIPT_UNREADABLE", `cannot read ${metaPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+          cause: error,
           detail: "  each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them",
         });
       }

@@ -65,7 +65,7 @@ describe.runIf(process.platform === "linux")("bounded inputs (built CLI)", () =>
     ["a 100 MB single line", bigLine],
   ])("proctor trace of %s stops at the line cap with bounded memory", async (_, file) => {
     const o = await run(["trace", file]);
-    expectCleanError(o, new RegExp(`^proctor trace: transcript ${file}: line 1 is longer than 32 MiB; reading stopped there$`));
+    expectCleanError(o, new RegExp(`^proctor trace: error \\[[A-Z_]+\\] transcript ${file}: line 1 is longer than 32 MiB; reading stopped there$`));
     expect(o.peakKib).toBeLessThan(BOUND_KIB);
   });
 
@@ -74,15 +74,15 @@ describe.runIf(process.platform === "linux")("bounded inputs (built CLI)", () =>
     ["a 100 MB single line", bigLine],
   ])("proctor gate < %s denies (exit 2) at the size cap with bounded memory", async (_, file) => {
     const o = await run(["gate", "--purity", "bounded"], file);
-    expectCleanError(o, /^proctor gate: stdin holds more than 8 MiB; a PreToolUse hook payload is far smaller — denied/);
+    expectCleanError(o, /^proctor gate: error \[[A-Z_]+\] stdin holds more than 8 MiB; a PreToolUse hook payload is far smaller — denied/);
     expect(o.peakKib).toBeLessThan(BOUND_KIB);
   });
 
   it.each([
-    ["check", ["check", "test/fixtures/transcripts/edit-write-bash-fail.jsonl", "--checks", "/dev/zero"], /^proctor check: cannot read checks file \/dev\/zero: it is larger than 64 MiB$/],
-    ["merge", ["merge", "/dev/zero"], /^proctor merge: cannot read \/dev\/zero: it is larger than 64 MiB$/],
-    ["baseline", ["baseline", "--check", "/dev/zero", "/dev/zero"], /^proctor baseline: cannot read the report \/dev\/zero: it is larger than 64 MiB$/],
-    ["show", ["show", "/dev/zero"], /^proctor show: cannot read \/dev\/zero: line 1 is longer than 32 MiB$/],
+    ["check", ["check", "test/fixtures/transcripts/edit-write-bash-fail.jsonl", "--checks", "/dev/zero"], /^proctor check: error \[[A-Z_]+\] cannot read checks file \/dev\/zero: it is larger than 64 MiB$/],
+    ["merge", ["merge", "/dev/zero"], /^proctor merge: error \[[A-Z_]+\] cannot read \/dev\/zero: it is larger than 64 MiB$/],
+    ["baseline", ["baseline", "--check", "/dev/zero", "/dev/zero"], /^proctor baseline: error \[[A-Z_]+\] cannot read the report \/dev\/zero: it is larger than 64 MiB$/],
+    ["show", ["show", "/dev/zero"], /^proctor show: error \[[A-Z_]+\] cannot read \/dev\/zero: line 1 is longer than 32 MiB$/],
   ])("proctor %s of /dev/zero stops at a cap with bounded memory", async (_, args, first) => {
     const o = await run(args);
     expectCleanError(o, first);
@@ -91,11 +91,11 @@ describe.runIf(process.platform === "linux")("bounded inputs (built CLI)", () =>
 
   it("proctor gate denies (exit 2) when stdin never ends", async () => {
     const o = await run(["gate", "--purity", "bounded"], "open");
-    expectCleanError(o, /^proctor gate: stdin did not end within 5 s; denied/);
+    expectCleanError(o, /^proctor gate: error \[[A-Z_]+\] stdin did not end within 5 s; denied/);
   });
 
   it("proctor gate denies JSON nested 100 000 deep; proctor trace reports the line and reads the rest", async () => {
-    expectCleanError(await run(["gate", "--purity", "bounded"], deep), /^proctor gate: the hook input on stdin nests deeper than 512 levels \(at character \d+\)/);
+    expectCleanError(await run(["gate", "--purity", "bounded"], deep), /^proctor gate: error \[[A-Z_]+\] the hook input on stdin nests deeper than 512 levels \(at character \d+\)/);
     const t = await run(["trace", deep]);
     expect(t.code, t.stderr).toBe(0);
     expect(t.stderr).toBe(`proctor trace: ${deep}: line 1 is not JSON (it nests deeper than 512 levels); skipped, the rest was read\n`);
@@ -104,18 +104,18 @@ describe.runIf(process.platform === "linux")("bounded inputs (built CLI)", () =>
   it("proctor merge, baseline and check name a report or checks file nested 100 000 deep", async () => {
     const nest = path.join(dir, "nest.json");
     writeFileSync(nest, `${"[".repeat(100_000)}${"]".repeat(100_000)}`);
-    expectCleanError(await run(["merge", nest]), /^proctor merge: the report .*nest\.json nests deeper than 512 levels \(at character 512\)/);
-    expectCleanError(await run(["baseline", "--check", nest, nest]), /^proctor baseline: the report .*nest\.json nests deeper than 512 levels/);
-    expectCleanError(await run(["check", "test/fixtures/transcripts/edit-write-bash-fail.jsonl", "--checks", nest]), /^proctor check: checks file .*nest\.json nests deeper than 512 levels/);
+    expectCleanError(await run(["merge", nest]), /^proctor merge: error \[[A-Z_]+\] the report .*nest\.json nests deeper than 512 levels \(at character 512\)/);
+    expectCleanError(await run(["baseline", "--check", nest, nest]), /^proctor baseline: error \[[A-Z_]+\] the report .*nest\.json nests deeper than 512 levels/);
+    expectCleanError(await run(["check", "test/fixtures/transcripts/edit-write-bash-fail.jsonl", "--checks", nest]), /^proctor check: error \[[A-Z_]+\] checks file .*nest\.json nests deeper than 512 levels/);
   });
 
   it("proctor merge of an empty report array says what to pass", async () => {
-    expectCleanError(await run(["merge", emptyReports]), /^proctor merge: .*empty\.json holds no reports \(an empty array\); pass the files `proctor run --json` wrote/);
+    expectCleanError(await run(["merge", emptyReports]), /^proctor merge: error \[[A-Z_]+\] .*empty\.json holds no reports \(an empty array\); pass the files `proctor run --json` wrote/);
   });
 
   it("--debug adds the stack; without it there is none", async () => {
     const plain = await run(["trace", path.join(dir, "missing.jsonl")]);
-    expectCleanError(plain, /^proctor trace: cannot read transcript .*missing\.jsonl: ENOENT$/);
+    expectCleanError(plain, /^proctor trace: error \[[A-Z_]+\] cannot read transcript .*missing\.jsonl: ENOENT$/);
     const debug = await run(["trace", path.join(dir, "missing.jsonl"), "--debug"]);
     expect(debug.code).toBe(2);
     expect(debug.stderr).toMatch(/^\s+at /m);

@@ -30,7 +30,7 @@ describe("proctor help", () => {
   it("an unknown option names the nearest one and exits 2", async () => {
     const r = await proctor(["run", "--trails", "3"]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^proctor run: unknown option --trails — did you mean --trials\?/);
+    expect(r.stderr).toMatch(/^proctor run: error \[[A-Z_]+\] unknown option --trails — did you mean --trials\?/);
     expect(nearestOption("--conccurency", ["trials", "concurrency"])).toBe("concurrency");
     expect(nearestOption("--xyz", ["trials", "concurrency"])).toBeUndefined();
   });

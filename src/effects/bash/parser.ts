@@ -14,7 +14,7 @@
  */
 import { createRequire } from "node:module";
 import type { Parser as TreeSitterParser } from "web-tree-sitter";
-import { ProctorError } from "../../errors/proctor-error.js";
+import { InvalidInputError } from "../../errors/proctor-error.js";
 import { at } from "../../util/narrow.js";
 
 /**
@@ -57,7 +57,7 @@ export function shellParserLoaded(): boolean {
 
 function loadedParser(): TreeSitterParser {
   if (slot.parser) return slot.parser;
-  throw new ProctorError(
+  throw new InvalidInputError(
     "SHELL_PARSER_NOT_LOADED",
     "classifying a shell command needs the shell parser, which is not loaded yet: `await loadShellParser()` (from proctor) once before evaluating synchronously",
   );
@@ -118,7 +118,7 @@ export interface ShellTree {
 /** Parse a command into plain nodes; the WebAssembly tree is freed before this returns. */
 export function parseShell(command: string): ShellTree {
   const tree = loadedParser().parse(command);
-  if (!tree) throw new Error("tree-sitter returned no tree");
+  if (!tree) throw new InvalidInputError("INVALID_INPUT", "the shell parser returned no tree for a command", { input: command, hint: "report it as a bug in proctor, with the command" });
   const cursor = tree.walk();
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
