@@ -40,7 +40,6 @@ export const MAX_TREE_DEPTH = 200;
  */
 const LOOP_VARIABLE = /^[a-z][a-z0-9_]*$/;
 const LOOP_VARIABLE_EXCLUDED = /proxy|^auto_resume$|^histchars$/;
-const WORD: ReadonlySet<string> = new Set(["word"]);
 const TEST_OPERATOR: ReadonlySet<string> = new Set(["test_operator"]);
 /** Punctuation between statements, and the keywords of `if`; `&` (background) is not among them. */
 const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")", "if", "then", "elif", "else", "fi", "do", "done"]);
@@ -339,15 +338,16 @@ function fullPath(command: string, context: BashContext | undefined): BashVerdic
   // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
   const rescan = rescanShell(command);
   if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);
-  const { root, hasError, depth } = parseShell(command);
+  const tree = parseShell(command);
+  const { root, hasError, depth } = tree;
   if (hasError) return undecidable("the command does not parse as Bash");
   if (depth > MAX_TREE_DEPTH) return undecidable(`the command nests deeper than ${MAX_TREE_DEPTH} levels`);
-  const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
+  const misread = tree.ofType("word").find((w) => hasBareMetacharacter(w.text));
   if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
   const walk = new Walk(context ? openScope(context) : undefined);
   walk.children(root);
   if (walk.verdict.effect !== "read-only") return walk.verdict;
-  const disagreement = checkAgreement(command, root, rescan.scan, walk.accounted);
+  const disagreement = checkAgreement(command, tree, rescan.scan, walk.accounted);
   if (disagreement) return undecidable(disagreement);
   const names = [...new Set(walk.commands)];
   return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");
