@@ -4,8 +4,8 @@
 // drift on a shared machine. Prints figures, never asserts; each headline figure is one line
 // `figure: NAME = VALUE (goal ≤ X)`, with its details above it.
 // Run: npm run build && node bench/safety.mjs
-// (BENCH_BASE=<another built checkout> measures that checkout's classifyBash in section 1
-// instead, against the same corpus and the same bare parse, for before/after.)
+// (BENCH_BASE=<another built checkout> adds that checkout's classifyBash to the same rounds of
+// section 1, and its CLI to the same rounds of section 3, for before/after.)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,17 +16,17 @@ import { Language, Parser } from "web-tree-sitter";
 
 const require = createRequire(import.meta.url);
 const here = new URL("..", import.meta.url).pathname;
-const root = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : here;
-const p = await import(pathToFileURL(join(root, "dist/src/index.js")).href);
-const { decideGate } = await import(pathToFileURL(join(root, "dist/src/policy/gate.js")).href);
-/** The fast path's test, when the build has one (a build from before it takes the full path for everything). */
-const fastPathWords = await import(pathToFileURL(join(root, "dist/src/effects/bash/fast-path.js")).href).then(
-  (m) => m.fastPathWords,
-  () => () => undefined,
-);
+const base = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
+const p = await import("../dist/src/index.js");
+const { decideGate } = await import("../dist/src/policy/gate.js");
+const { fastPathWords } = await import("../dist/src/effects/bash/fast-path.js");
+const baseClassify = base ? (await import(pathToFileURL(join(base, "dist/src/index.js")).href)).classifyBash : undefined;
 /** The CLI as installed: package.json `bin.proctor`, wherever the build puts it. */
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const CLI = join(root, typeof pkg.bin === "string" ? pkg.bin : pkg.bin.proctor);
+const cliOf = (root) => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  return join(root, typeof pkg.bin === "string" ? pkg.bin : pkg.bin.proctor);
+};
+const CLI = cliOf(here);
 
 /** The classifier's test corpus (test/effects/classify-bash.corpus.ts holds plain arrays: no types to strip). */
 const corpusSource = readFileSync(join(here, "test/effects/classify-bash.corpus.ts"), "utf8");
@@ -67,14 +67,23 @@ const timeUs = (fn, c) => {
 const classify = (c) => p.classifyBash(c);
 const parse = (c) => parser.parse(c).delete();
 for (let w = 0; w < 3; w++) for (const c of COMMANDS) timeUs(classify, c), timeUs(parse, c);
+const classifyBase = baseClassify ? (c) => baseClassify(c) : undefined;
+if (classifyBase) for (let w = 0; w < 3; w++) for (const c of COMMANDS) timeUs(classifyBase, c);
 const perCommand = COMMANDS.map(() => []);
-const ratio = { all: [], full: [] };
+const basePerCommand = COMMANDS.map(() => []);
+const ratio = { all: [], full: [], baseAll: [], baseFull: [] };
 const totals = { classify: [], parse: [], fullClassify: [], fullParse: [] };
 for (let r = 0; r < ROUNDS; r++) {
-  let ca = 0, pa = 0, cf = 0, pf = 0;
+  let ca = 0, pa = 0, cf = 0, pf = 0, ba = 0, bf = 0;
   COMMANDS.forEach((c, i) => {
     const tc = timeUs(classify, c);
     const tp = timeUs(parse, c);
+    if (classifyBase) {
+      const tb = timeUs(classifyBase, c);
+      basePerCommand[i].push(tb);
+      ba += tb;
+      if (!fast[i]) bf += tb;
+    }
     perCommand[i].push(tc);
     ca += tc;
     pa += tp;
@@ -85,6 +94,8 @@ for (let r = 0; r < ROUNDS; r++) {
   });
   ratio.all.push(ca / pa);
   ratio.full.push(cf / pf);
+  ratio.baseAll.push(ba / pa);
+  ratio.baseFull.push(bf / pf);
   totals.classify.push(ca / COMMANDS.length);
   totals.parse.push(pa / COMMANDS.length);
   const nFull = fast.filter((f) => !f).length;
@@ -95,7 +106,10 @@ const share = fast.filter(Boolean).length / COMMANDS.length;
 const perCommandMedians = perCommand.map(median);
 const fastMedians = perCommandMedians.filter((_, i) => fast[i]);
 const fullMedians = perCommandMedians.filter((_, i) => !fast[i]);
-console.log(`classifyBash, warm, over the test corpus (${COMMANDS.length} commands; ${CORPUS.length - COMMANDS.length} over ${EVERYDAY} characters left to 1b), ${ROUNDS} rounds of ${REPS} calls per command, each beside a bare tree-sitter parse of the same command${process.env.BENCH_BASE ? ` — classifyBash from ${root}` : ""}`);
+console.log(`classifyBash, warm, over the test corpus (${COMMANDS.length} commands; ${CORPUS.length - COMMANDS.length} over ${EVERYDAY} characters left to 1b), ${ROUNDS} rounds of ${REPS} calls per command, each beside a bare tree-sitter parse of the same command`);
+if (classifyBase) {
+  console.log(`  BENCH_BASE (${base}), same rounds: ÷ bare parse ${median(ratio.baseAll).toFixed(2)} overall, ${median(ratio.baseFull).toFixed(2)} over the commands this build sends to the full path; median ${median(basePerCommand.map(median)).toFixed(1)} µs per command`);
+}
 console.log(`  fast path: ${fast.filter(Boolean).length} of ${COMMANDS.length} commands (${(share * 100).toFixed(0)} %), median ${fastMedians.length ? median(fastMedians).toFixed(1) : "–"} µs per command`);
 console.log(`  full path: ${fullMedians.length} commands, median ${median(fullMedians).toFixed(1)} µs per command, slowest ${Math.max(...fullMedians).toFixed(1)} µs`);
 console.log(`  mean per command, median of rounds: classifyBash ${median(totals.classify).toFixed(1)} µs, bare parse ${median(totals.parse).toFixed(1)} µs; full-path commands only: ${median(totals.fullClassify).toFixed(1)} µs ÷ ${median(totals.fullParse).toFixed(1)} µs`);
@@ -199,6 +213,7 @@ const cases = [
   ["gate --purity bounded, a Read call (no parser)", [CLI, "gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
   ["gate --purity bounded, a Bash call (loads the parser)", [CLI, "gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
   ["gate --purity bounded, a read-only Bash `git status` in a clean repository", [CLI, "gate", "--purity", "bounded"], readOnlyEvent, true],
+  ...(base ? [["BENCH_BASE gate --purity bounded, the same read-only `git status`", [cliOf(base), "gate", "--purity", "bounded"], readOnlyEvent, true]] : []),
   ["gate --policy FILE.json --rung auto, a Bash call", [CLI, "gate", "--policy", policyJson, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
   ["gate --policy FILE.yaml --rung auto, a Bash call (loads YAML too)", [CLI, "gate", "--policy", policyFile, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
 ];
@@ -219,6 +234,6 @@ cases.forEach(([label], i) => {
   const ms = median(samples[i]);
   console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
 });
-const gateIndex = cases.findIndex(([label]) => label.includes("clean repository"));
+const gateIndex = cases.findIndex(([label]) => label.startsWith("gate") && label.includes("clean repository"));
 console.log(`figure: safety-gate-read-only-vs-node = ${(median(samples[gateIndex]) / nodeMs).toFixed(2)} (goal ≤ 2.1)`);
 rmSync(dir, { recursive: true, force: true });
