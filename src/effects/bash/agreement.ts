@@ -7,7 +7,7 @@
  * substitutions, quotes inside `${…}` and continuations inside double quotes differently from
  * Bash; each of those shows up here as a disagreement.
  */
-import type { ShellTree } from "./parser.js";
+import type { CollectedType, ShellTree } from "./parser.js";
 import type { Rescan } from "./rescan.js";
 
 type Span = readonly [number, number];
@@ -37,7 +37,7 @@ export function checkAgreement(text: string, tree: ShellTree, bash: Rescan, acco
   if (unjudged !== undefined) {
     return `Bash expands ${show(text, [unjudged, Math.min(text.length, unjudged + 30)])} at offset ${unjudged}, which the parser did not read as a substitution it could judge`;
   }
-  const spans = (...types: string[]): Span[] => types.flatMap((t) => tree.ofType(t).map((n): Span => [n.startIndex, n.endIndex]));
+  const spans = (...types: CollectedType[]): Span[] => types.flatMap((t) => tree.ofType(t).map((n): Span => [n.startIndex, n.endIndex]));
   const single = spans("raw_string", "ansi_c_string");
   const double = spans("string");
   const comments = spans("comment");

@@ -112,11 +112,12 @@ export interface ShellTree {
   readonly hasError: boolean;
   /** How deep the tree nests (the root is depth 1); walkers that recurse check it first. */
   readonly depth: number;
-  /** Every node below the root of one type, in document order: collected while copying, so checks need no walk of their own. */
-  ofType(type: string): readonly ShellNode[];
+  /** Every node below the root of one of the types checks look for, in document order: collected while copying, so the checks need no walk of their own. */
+  ofType(type: CollectedType): readonly ShellNode[];
 }
 
-const NONE: readonly ShellNode[] = [];
+/** The node types `ofType` answers for: words (misread check), and strings, comments and here-documents (agreement). */
+export type CollectedType = "word" | "raw_string" | "ansi_c_string" | "string" | "comment" | "heredoc_redirect";
 
 /** Per language, whether each node type id is named: read once per id, not once per node. */
 const namedByLanguage = new WeakMap<object, boolean[]>();
@@ -142,8 +143,8 @@ export function parseShell(command: string): ShellTree {
   const cursor = tree.walk();
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
-    const byType = new Map<string, ShellNode[]>();
-    const done = (): ShellTree => ({ root, hasError: tree.rootNode.hasError, depth, ofType: (t) => byType.get(t) ?? NONE });
+    const collected: ShellNode[] = [];
+    const done = (): ShellTree => ({ root, hasError: tree.rootNode.hasError, depth, ofType: (t) => collected.filter((n) => n.type === t) });
     const stack = [root];
     // Depth as walkers recurse: a list inside a list (`a && b && c` nests to the left) costs
     // no level, because the classifier walks such chains in a loop.
@@ -158,9 +159,18 @@ export function parseShell(command: string): ShellTree {
         const nodeIsNamed = isNamed(id);
         const node = new ShellNode(command, type, nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
         parent.children.push(node);
-        const same = byType.get(type);
-        if (same === undefined) byType.set(type, [node]);
-        else same.push(node);
+        switch (type) {
+          case "word":
+          case "raw_string":
+          case "ansi_c_string":
+          case "string":
+          case "comment":
+          case "heredoc_redirect":
+            collected.push(node);
+            break;
+          default:
+            break;
+        }
         const level = levels[levels.length - 1]! + (type === "list" && parent.type === "list" ? 0 : 1);
         if (level > depth) depth = level;
         if (nodeIsNamed && cursor.gotoFirstChild()) {
