@@ -41,9 +41,11 @@ const ALPHABET = /^[A-Za-z0-9 _\-./,:=+@%]*$/;
 /**
  * The command name keeps to a narrower set: besides `=` (an assignment, above), tree-sitter-bash
  * reads a name followed by `+`, `@` or `%` (`a@`, `a+:`, `a%`) as the start of an assignment or
- * an expansion operator and fails to parse, where Bash runs a command of that name.
+ * an expansion operator and fails to parse, and misreads the words after a lone `-` (`- a=b`
+ * becomes an assignment), where Bash runs a command of that name; so the name also starts with
+ * a letter, digit, `_`, `.` or `/`.
  */
-const NAME = /^[A-Za-z0-9_\-./,:]+$/;
+const NAME = /^[A-Za-z0-9_./][A-Za-z0-9_\-./,:]*$/;
 
 /**
  * Words that make a command more than a catalog lookup, wherever they stand (their position
