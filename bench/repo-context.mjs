@@ -4,12 +4,15 @@
 // in the same interleaved rounds, since absolute times drift on a shared machine. Prints
 // figures, never asserts. Run: npm run build && node bench/repo-context.mjs
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as p from "../dist/src/safety.js";
 
-const CLI = new URL("../dist/cli/main.js", import.meta.url).pathname;
+/** The CLI as installed: package.json `bin.proctor`, wherever the build puts it. */
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const CLI = fileURLToPath(new URL(typeof pkg.bin === "string" ? pkg.bin : pkg.bin.proctor, new URL("..", import.meta.url)));
 const root = mkdtempSync(join(tmpdir(), "proctor-bench-repo-"));
 const home = join(root, "home");
 mkdirSync(home);

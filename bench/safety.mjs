@@ -1,38 +1,45 @@
 // Safety-layer figures: classifyBash per command (warm), policy evaluation per call, and
 // `proctor gate` as a whole process per tool call — each beside a baseline measured in the same
-// run (a bare tree-sitter parse; a bare `node -e 0`), since absolute times drift on a shared
-// machine. Prints figures, never asserts. Run: npm run build && node bench/safety.mjs
+// run (a bare tree-sitter parse of the same commands; a bare `node -e 0`), since absolute times
+// drift on a shared machine. Prints figures, never asserts; each headline figure is one line
+// `figure: NAME = VALUE (goal ≤ X)`, with its details above it.
+// Run: npm run build && node bench/safety.mjs
+// (BENCH_BASE=<another built checkout> adds that checkout's classifyBash to the same rounds of
+// section 1, and its CLI to the same rounds of section 3, for before/after.)
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
-import * as p from "../dist/src/safety.js";
-import { decideGate } from "../dist/src/policy/gate.js";
 
 const require = createRequire(import.meta.url);
-const CLI = new URL("../dist/cli/main.js", import.meta.url).pathname;
+const here = new URL("..", import.meta.url).pathname;
+const base = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
+const p = await import("../dist/src/safety.js");
+const { decideGate } = await import("../dist/src/policy/gate.js");
+const { fastPathWords } = await import("../dist/src/effects/bash/fast-path.js");
+const baseClassify = base ? (await import(pathToFileURL(join(base, "dist/src/index.js")).href)).classifyBash : undefined;
+/** The CLI as installed: package.json `bin.proctor`, wherever the build puts it. */
+const cliOf = (root) => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  return join(root, typeof pkg.bin === "string" ? pkg.bin : pkg.bin.proctor);
+};
+const CLI = cliOf(here);
 
-const COMMANDS = [
-  "git status",
-  "git log --oneline -5 | head -n 3",
-  "ls -la src/",
-  "cat package.json | jq '.scripts'",
-  "rg -n \"TODO\" src",
-  "find . -name '*.ts' -not -path './node_modules/*'",
-  "grep -rn foo src | wc -l",
-  "sed -n '1,20p' README.md",
-  "(cd test && ls) 2>&1",
-  "git diff --stat HEAD~1 -- src/",
-  "rm -rf build",
-  "echo $(touch f) > /dev/null 2>&1",
-  "npm test",
-  "PAGER=cat git log",
-  "sort -o out.txt in.txt",
-  "for f in *.ts; do wc -l \"$f\"; done",
-];
+/** The classifier's test corpus (test/effects/classify-bash.corpus.ts holds plain arrays: no types to strip). */
+const corpusSource = readFileSync(join(here, "test/effects/classify-bash.corpus.ts"), "utf8");
+const corpus = await import(`data:text/javascript,${encodeURIComponent(corpusSource)}`);
+/** The corpus's few hostile sizes (3 KB to 70 KB) are refused before any parse; section 1b times them. */
+const EVERYDAY = 1000;
+const CORPUS = [...corpus.READ_ONLY, ...corpus.SIDE_EFFECTING, ...corpus.UNDECIDABLE];
+const COMMANDS = CORPUS.filter((c) => c.length <= EVERYDAY);
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 function perOp(fn, reps) {
   for (let i = 0; i < Math.min(reps, 2000); i++) fn(i);
   const t0 = process.hrtime.bigint();
@@ -40,40 +47,83 @@ function perOp(fn, reps) {
   return Number(process.hrtime.bigint() - t0) / 1e3 / reps; // µs
 }
 
-// 1. classifyBash, warm (the parser loads on first need, never at import), against a bare
-// tree-sitter parse of the same commands. The two alternate in 21 rounds and the medians are
-// reported, so a machine whose load drifts during the run still gives a fair ratio; CPU time
-// (this process's) is shown beside wall time, since other processes' load inflates the latter.
+// 1. classifyBash, warm, against a bare tree-sitter parse of the same commands, over the corpus.
+// Each command is timed both ways back to back (REPS calls each, in rotating order), in 21 rounds; a round's ratio
+// is its classify total ÷ its parse total, and the medians of the rounds are reported, so load
+// that drifts during the run slows both sides alike.
 await p.loadShellParser();
 await Parser.init();
 const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
 const parser = new Parser();
 parser.setLanguage(language);
-const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function cpuPerOp(fn, reps) {
-  const t0 = process.cpuUsage();
-  for (let i = 0; i < reps; i++) fn(i);
-  const d = process.cpuUsage(t0);
-  return (d.user + d.system) / reps; // µs
+const REPS = 5;
+const ROUNDS = 21;
+const fast = COMMANDS.map((c) => fastPathWords(c) !== undefined);
+const timeUs = (fn, c) => {
+  const t0 = process.hrtime.bigint();
+  for (let k = 0; k < REPS; k++) fn(c);
+  return Number(process.hrtime.bigint() - t0) / 1e3 / REPS;
+};
+const classify = (c) => p.classifyBash(c);
+const parse = (c) => parser.parse(c).delete();
+for (let w = 0; w < 3; w++) for (const c of COMMANDS) timeUs(classify, c), timeUs(parse, c);
+const classifyBase = baseClassify ? (c) => baseClassify(c) : undefined;
+if (classifyBase) for (let w = 0; w < 3; w++) for (const c of COMMANDS) timeUs(classifyBase, c);
+const perCommand = COMMANDS.map(() => []);
+const basePerCommand = COMMANDS.map(() => []);
+const ratio = { all: [], full: [], baseAll: [], baseFull: [] };
+const totals = { classify: [], parse: [], fullClassify: [], fullParse: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  let ca = 0, pa = 0, cf = 0, pf = 0, ba = 0, bf = 0;
+  COMMANDS.forEach((c, i) => {
+    // Whichever side runs first on a command meets it cold (caches, the parser's memory), so the
+    // order rotates with the command and the round.
+    const t = {};
+    const sides = classifyBase ? [["c", classify], ["p", parse], ["b", classifyBase]] : [["c", classify], ["p", parse]];
+    for (let j = 0; j < sides.length; j++) {
+      const [k, fn] = sides[(r + i + j) % sides.length];
+      t[k] = timeUs(fn, c);
+    }
+    const tc = t.c;
+    const tp = t.p;
+    if (classifyBase) {
+      const tb = t.b;
+      basePerCommand[i].push(tb);
+      ba += tb;
+      if (!fast[i]) bf += tb;
+    }
+    perCommand[i].push(tc);
+    ca += tc;
+    pa += tp;
+    if (!fast[i]) {
+      cf += tc;
+      pf += tp;
+    }
+  });
+  ratio.all.push(ca / pa);
+  ratio.full.push(cf / pf);
+  ratio.baseAll.push(ba / pa);
+  ratio.baseFull.push(bf / pf);
+  totals.classify.push(ca / COMMANDS.length);
+  totals.parse.push(pa / COMMANDS.length);
+  const nFull = fast.filter((f) => !f).length;
+  totals.fullClassify.push(cf / nFull);
+  totals.fullParse.push(pf / nFull);
 }
-const classifyOne = (i) => p.classifyBash(COMMANDS[i % COMMANDS.length]);
-const parseOne = (i) => parser.parse(COMMANDS[i % COMMANDS.length]).delete();
-perOp(classifyOne, 5000);
-perOp(parseOne, 5000);
-const rounds = { classify: [], parse: [], ratio: [], classifyCpu: [], parseCpu: [] };
-for (let r = 0; r < 21; r++) {
-  const c = perOp(classifyOne, 2000);
-  const b = perOp(parseOne, 2000);
-  rounds.classify.push(c);
-  rounds.parse.push(b);
-  rounds.ratio.push(c / b);
-  rounds.classifyCpu.push(cpuPerOp(classifyOne, 2000));
-  rounds.parseCpu.push(cpuPerOp(parseOne, 2000));
+const share = fast.filter(Boolean).length / COMMANDS.length;
+const perCommandMedians = perCommand.map(median);
+const fastMedians = perCommandMedians.filter((_, i) => fast[i]);
+const fullMedians = perCommandMedians.filter((_, i) => !fast[i]);
+console.log(`classifyBash, warm, over the test corpus (${COMMANDS.length} commands; ${CORPUS.length - COMMANDS.length} over ${EVERYDAY} characters left to 1b), ${ROUNDS} rounds of ${REPS} calls per command, each beside a bare tree-sitter parse of the same command`);
+if (classifyBase) {
+  console.log(`  BENCH_BASE (${base}), same rounds: ÷ bare parse ${median(ratio.baseAll).toFixed(2)} overall, ${median(ratio.baseFull).toFixed(2)} over the commands this build sends to the full path; median ${median(basePerCommand.map(median)).toFixed(1)} µs per command`);
 }
-console.log(`classifyBash, warm: median ${medianOf(rounds.classify).toFixed(1)} µs/command (CPU ${medianOf(rounds.classifyCpu).toFixed(1)} µs) over ${COMMANDS.length} mixed commands, 21 rounds (target ≤ 50 µs)`);
-console.log(`  ÷ bare tree-sitter parse of the same commands (median ${medianOf(rounds.parse).toFixed(1)} µs, CPU ${medianOf(rounds.parseCpu).toFixed(1)} µs): ${medianOf(rounds.ratio).toFixed(2)}× (median of per-round ratios)`);
-const perCommand = COMMANDS.map((c) => medianOf(Array.from({ length: 15 }, () => perOp(() => p.classifyBash(c), 500))));
-console.log(`  per command, median of rounds: median ${medianOf(perCommand).toFixed(1)} µs, slowest ${Math.max(...perCommand).toFixed(1)} µs`);
+console.log(`  fast path: ${fast.filter(Boolean).length} of ${COMMANDS.length} commands (${(share * 100).toFixed(0)} %), median ${fastMedians.length ? median(fastMedians).toFixed(1) : "–"} µs per command`);
+console.log(`  full path: ${fullMedians.length} commands, median ${median(fullMedians).toFixed(1)} µs per command, slowest ${Math.max(...fullMedians).toFixed(1)} µs`);
+console.log(`  mean per command, median of rounds: classifyBash ${median(totals.classify).toFixed(1)} µs, bare parse ${median(totals.parse).toFixed(1)} µs; full-path commands only: ${median(totals.fullClassify).toFixed(1)} µs ÷ ${median(totals.fullParse).toFixed(1)} µs`);
+console.log(`figure: safety-classify-vs-parse = ${median(ratio.all).toFixed(2)} (goal ≤ 1.5)`);
+console.log(`figure: safety-classify-vs-parse-full-path = ${median(ratio.full).toFixed(2)} (goal ≤ 1.5)`);
+console.log(`figure: safety-classify-median-us = ${median(perCommandMedians).toFixed(1)} (goal ≤ 50)`);
 
 // 1b. Hostile sizes: the slowest answer, each case the best of 3 (a figure; the tests check only answers).
 const HOSTILE = {
@@ -146,27 +196,52 @@ const policyJson = join(dir, "policy.json");
 writeFileSync(policyJson, JSON.stringify({ rules: [{ tool: "Bash", effect: "deny", args: { command: { $regex: "rm" } } }] }));
 const payload = (tool_name, tool_input) => JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "t" });
 /** One spawn's wall time in ms. */
-function spawnMs(args, input) {
+function spawnMs(args, input, env, quiet = false) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { input });
+  const r = spawnSync(process.execPath, args, { input, env });
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  // A read-only call must pass silently, or the case would time something else.
+  if (quiet && r.stdout.length) throw new Error(`${args.join(" ")} objected: ${r.stdout}`);
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// A clean repository for a read-only call judged in its context (see bench/repo-context.mjs).
+const home = join(dir, "home");
+const repo = join(dir, "repo");
+mkdirSync(home);
+mkdirSync(repo);
+const gitEnv = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
+for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]]) {
+  if (args[0] === "add") writeFileSync(join(repo, "f"), "x\n");
+  const r = spawnSync("git", args, { cwd: repo, env: gitEnv });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+}
+const readOnlyEvent = JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, tool_use_id: "t", cwd: repo });
 const cases = [
   ["`node -e 0` (baseline)", ["-e", "0"], ""],
   ["gate --purity bounded, a Read call (no parser)", [CLI, "gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
   ["gate --purity bounded, a Bash call (loads the parser)", [CLI, "gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
+  ["gate --purity bounded, a read-only Bash `git status` in a clean repository", [CLI, "gate", "--purity", "bounded"], readOnlyEvent, true],
+  ...(base ? [["BENCH_BASE gate --purity bounded, the same read-only `git status`", [cliOf(base), "gate", "--purity", "bounded"], readOnlyEvent, true]] : []),
   ["gate --policy FILE.json --rung auto, a Bash call", [CLI, "gate", "--policy", policyJson, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
   ["gate --policy FILE.yaml --rung auto, a Bash call (loads YAML too)", [CLI, "gate", "--policy", policyFile, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
 ];
 // Interleaved rounds, medians: every case sees the same machine load.
 const samples = cases.map(() => []);
-for (let round = 0; round < 21; round++) cases.forEach(([, args, input], i) => samples[i].push(spawnMs(args, input)));
-const nodeMs = median(samples[0].slice(1));
-console.log(`whole process, median of 20 interleaved rounds:`);
+// Every case runs with the same scrubbed environment (the shell's may carry start-up costs, such
+// as NODE_EXTRA_CA_CERTS, that would then count for some cases and not others).
+const run = ([, args, input, quiet]) => spawnMs(args, input, gitEnv, quiet === true);
+cases.forEach(run); // warm the file cache once each
+// Rotate the order each round so no case always runs first.
+for (let round = 0; round < 21; round++) cases.forEach((_, j) => {
+  const i = (round + j) % cases.length;
+  samples[i].push(run(cases[i]));
+});
+const nodeMs = median(samples[0]);
+console.log(`whole process, medians of 21 interleaved rounds (${CLI}):`);
 cases.forEach(([label], i) => {
-  const ms = median(samples[i].slice(1));
+  const ms = median(samples[i]);
   console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
 });
+const gateIndex = cases.findIndex(([label]) => label.startsWith("gate") && label.includes("clean repository"));
+console.log(`figure: safety-gate-read-only-vs-node = ${(median(samples[gateIndex]) / nodeMs).toFixed(2)} (goal ≤ 2.1)`);
 rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@
  * substitutions, quotes inside `${…}` and continuations inside double quotes differently from
  * Bash; each of those shows up here as a disagreement.
  */
-import type { ShellNode } from "./parser.js";
+import type { CollectedType, ShellTree } from "./parser.js";
 import type { Rescan } from "./rescan.js";
 
 type Span = readonly [number, number];
@@ -32,39 +32,19 @@ const show = (text: string, s: Span) => {
  * Why the tree and Bash's reading disagree, or `undefined` when they agree. `accounted` holds the
  * start offsets of the substitutions and expansions the walk judged.
  */
-export function checkAgreement(text: string, root: ShellNode, bash: Rescan, accounted: ReadonlySet<number>): string | undefined {
+export function checkAgreement(text: string, tree: ShellTree, bash: Rescan, accounted: ReadonlySet<number>): string | undefined {
   const unjudged = bash.substitutions.find((at) => !accounted.has(at));
   if (unjudged !== undefined) {
     return `Bash expands ${show(text, [unjudged, Math.min(text.length, unjudged + 30)])} at offset ${unjudged}, which the parser did not read as a substitution it could judge`;
   }
-  const single: Span[] = [];
-  const double: Span[] = [];
-  const comments: Span[] = [];
-  const heredocs: Array<{ operator: number; end: number }> = [];
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    switch (n.type) {
-      case "raw_string":
-      case "ansi_c_string":
-        single.push([n.startIndex, n.endIndex]);
-        break;
-      case "string":
-        double.push([n.startIndex, n.endIndex]);
-        break;
-      case "comment":
-        comments.push([n.startIndex, n.endIndex]);
-        break;
-      case "heredoc_redirect": {
-        const end = n.children.find((c) => c.type === "heredoc_end");
-        heredocs.push({ operator: n.startIndex, end: end ? end.startIndex : -1 });
-        break;
-      }
-      default:
-        break;
-    }
-    for (const c of n.children) stack.push(c);
-  }
+  const spans = (...types: CollectedType[]): Span[] => types.flatMap((t) => tree.ofType(t).map((n): Span => [n.startIndex, n.endIndex]));
+  const single = spans("raw_string", "ansi_c_string");
+  const double = spans("string");
+  const comments = spans("comment");
+  const heredocs = tree.ofType("heredoc_redirect").map((n) => {
+    const end = n.children.find((c) => c.type === "heredoc_end");
+    return { operator: n.startIndex, end: end ? end.startIndex : -1 };
+  });
   const q = sameSpans(single, bash.quoted);
   if (q) return `the parser and Bash disagree on the single-quoted text ${show(text, q)}`;
   const d = sameSpans(double, bash.doubleQuoted);

@@ -6,13 +6,14 @@
  * (rescan.ts) to agree with the tree (agreement.ts) on every substitution and every inert span.
  */
 import { parseShell, type ShellNode } from "./parser.js";
-import { classifyCommand } from "./commands.js";
-import { ARITHMETIC_TEST_OPERATORS, classifyBuiltin } from "./builtins.js";
+import { ARITHMETIC_TEST_OPERATORS } from "./builtins.js";
+import { fastPathVerdict } from "./fast-path.js";
+import { judgeCommand } from "./judge.js";
 import { checkAgreement } from "./agreement.js";
 import { CONFUSABLE, rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
 import { readOnly, sideEffecting, undecidable, worse, type Arg, type BashEffect, type BashVerdict } from "./verdict.js";
-import { classifyInContext, openScope, type BashContext, type ContextScope } from "./context/in-context.js";
+import { openScope, type BashContext, type ContextScope } from "./context/in-context.js";
 import { at } from "../../util/narrow.js";
 
 export type { BashEffect, BashVerdict } from "./verdict.js";
@@ -40,7 +41,6 @@ export const MAX_TREE_DEPTH = 200;
  */
 const LOOP_VARIABLE = /^[a-z][a-z0-9_]*$/;
 const LOOP_VARIABLE_EXCLUDED = /proxy|^auto_resume$|^histchars$/;
-const WORD: ReadonlySet<string> = new Set(["word"]);
 const TEST_OPERATOR: ReadonlySet<string> = new Set(["test_operator"]);
 /** Punctuation between statements, and the keywords of `if`; `&` (background) is not among them. */
 const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n", "$(", "`", ")", "if", "then", "elif", "else", "fi", "do", "done"]);
@@ -264,32 +264,7 @@ class Walk {
     if (!nameNode) return;
     if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
     this.commands.push(name);
-    // Builtins that evaluate their operands are the core's; every other command is the catalog's.
-    const verdict = classifyBuiltin(name, args) ?? catalogVerdict(name, args);
-    this.note(verdict);
-    // In context: a command the text finds read-only must stay so in its repository and PATH.
-    if (this.scope && verdict.effect === "read-only") {
-      const here = classifyInContext(name, args, this.scope);
-      if (here) this.note(worse(verdict, here));
-    }
-  }
-}
-
-const VERDICT_EFFECTS = new Set(["read-only", "side-effecting", "undecidable"]);
-
-/**
- * The command catalog's verdict, fail-closed: a name that is a property of every object
- * (`constructor`, `toString`, `__proto__`) must not reach a table lookup as if it were a rule,
- * and whatever the catalog returns or throws, only a well-formed verdict counts.
- */
-function catalogVerdict(name: string, args: readonly Arg[]): BashVerdict {
-  if (name in Object.prototype) return sideEffecting(`\`${name}\` is not a command proctor knows to be read-only`);
-  try {
-    const v = classifyCommand(name, args);
-    if (v && typeof v === "object" && VERDICT_EFFECTS.has(v.effect) && typeof v.reason === "string") return v;
-    return undecidable(`the catalog gave no verdict for \`${name}\``);
-  } catch (error) {
-    return undecidable(`the catalog failed on \`${name}\`: ${error instanceof Error ? error.message : String(error)}`);
+    this.note(judgeCommand(name, args, this.scope));
   }
 }
 
@@ -332,6 +307,19 @@ function hasBareMetacharacter(text: string): boolean {
  * directory, is `undecidable` (docs/safety.md, "Untrusted repositories").
  */
 export function explainBash(command: string, context?: BashContext): BashVerdict {
+  return precheck(command, context) ?? fastPathVerdict(command, context) ?? fullPath(command, context);
+}
+
+/**
+ * `explainBash` without the fast path: the parse, the second reading and the walk for every
+ * command. Exported for the proof that the fast path agrees with it, and for benchmarks.
+ */
+export function explainBashFullPath(command: string, context?: BashContext): BashVerdict {
+  return precheck(command, context) ?? fullPath(command, context);
+}
+
+/** What is decided before reading the command: its type, size, characters, emptiness, and the context's shape. */
+function precheck(command: string, context: BashContext | undefined): BashVerdict | undefined {
   if (typeof command !== "string") return undecidable("the command is not a string");
   if (command.length > MAX_COMMAND_LENGTH) return undecidable(`the command is longer than ${MAX_COMMAND_LENGTH / 1024} KiB`);
   const confusable = CONFUSABLE.exec(command);
@@ -343,18 +331,24 @@ export function explainBash(command: string, context?: BashContext): BashVerdict
   if (context !== undefined && (typeof context !== "object" || context === null || typeof context.cwd !== "string" || typeof context.env !== "object" || context.env === null)) {
     return undecidable("the context is not { cwd: string, env: object }");
   }
+  return undefined;
+}
+
+/** The parse, Bash's own reading, the walk, and the agreement of the two readings. */
+function fullPath(command: string, context: BashContext | undefined): BashVerdict {
   // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
   const rescan = rescanShell(command);
   if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);
-  const { root, hasError, depth } = parseShell(command);
+  const tree = parseShell(command);
+  const { root, hasError, depth } = tree;
   if (hasError) return undecidable("the command does not parse as Bash");
   if (depth > MAX_TREE_DEPTH) return undecidable(`the command nests deeper than ${MAX_TREE_DEPTH} levels`);
-  const misread = root.descendantsOfType(WORD).find((w) => hasBareMetacharacter(w.text));
+  const misread = tree.ofType("word").find((w) => hasBareMetacharacter(w.text));
   if (misread) return undecidable(`the parser read ${clip(misread.text)} as one word, which Bash would split; refusing to guess`);
   const walk = new Walk(context ? openScope(context) : undefined);
   walk.children(root);
   if (walk.verdict.effect !== "read-only") return walk.verdict;
-  const disagreement = checkAgreement(command, root, rescan.scan, walk.accounted);
+  const disagreement = checkAgreement(command, tree, rescan.scan, walk.accounted);
   if (disagreement) return undecidable(disagreement);
   const names = [...new Set(walk.commands)];
   return readOnly(names.length ? `only read-only commands: ${names.join(", ")}` : "no commands");

@@ -113,15 +113,39 @@ export interface ShellTree {
   readonly hasError: boolean;
   /** How deep the tree nests (the root is depth 1); walkers that recurse check it first. */
   readonly depth: number;
+  /** Every node below the root of one of the types checks look for, in document order: collected while copying, so the checks need no walk of their own. */
+  ofType(type: CollectedType): readonly ShellNode[];
 }
 
-/** Parse a command into plain nodes; the WebAssembly tree is freed before this returns. */
+/** The node types `ofType` answers for: words (misread check), and strings, comments and here-documents (agreement). */
+export type CollectedType = "word" | "raw_string" | "ansi_c_string" | "string" | "comment" | "heredoc_redirect";
+
+/** Per language, whether each node type id is named: read once per id, not once per node. */
+const namedByLanguage = new WeakMap<object, boolean[]>();
+
+/**
+ * Parse a command into plain nodes; the WebAssembly tree is freed before this returns.
+ *
+ * Each WebAssembly call costs far more than the JS around it, so the walk makes as few as it
+ * can: a node's type is read by id and whether it is named looked up once per type; anonymous
+ * nodes (tokens, which have no children) are never asked for a first child; field names are
+ * read only under the node types whose fields the classifier reads; and the nodes of the types
+ * checks look for are collected on the way (`ofType`). (A node's span is not its visible
+ * children's: a here-document body holds text in hidden tokens, so every span is read.)
+ */
 export function parseShell(command: string): ShellTree {
   const tree = loadedParser().parse(command);
   if (!tree) throw new InvalidInputError("INVALID_INPUT", "the shell parser returned no tree for a command", { input: command, hint: "report it as a bug in proctor, with the command" });
+  const language = tree.language;
+  const types = language.types;
+  let named = namedByLanguage.get(language);
+  if (named === undefined) namedByLanguage.set(language, (named = []));
+  const isNamed = (id: number): boolean => (named[id] ??= language.nodeTypeIsNamed(id));
   const cursor = tree.walk();
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
+    const collected: ShellNode[] = [];
+    const done = (): ShellTree => ({ root, hasError: tree.rootNode.hasError, depth, ofType: (t) => collected.filter((n) => n.type === t) });
     const stack = [root];
     // Depth as walkers recurse: a list inside a list (`a && b && c` nests to the left) costs
     // no level, because the classifier walks such chains in a loop.
@@ -129,25 +153,40 @@ export function parseShell(command: string): ShellTree {
     let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
-        const parent = at(stack, stack.length - 1); // the root is never popped
+        const parent = stack[stack.length - 1]!;
         const field = FIELDED.has(parent.type) ? cursor.currentFieldName : null;
-        const node = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
+        const id = cursor.nodeTypeId;
+        const type = types[id] ?? "ERROR";
+        const nodeIsNamed = isNamed(id);
+        const node = new ShellNode(command, type, nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
         parent.children.push(node);
-        const level = at(levels, levels.length - 1) + (node.type === "list" && parent.type === "list" ? 0 : 1);
+        switch (type) {
+          case "word":
+          case "raw_string":
+          case "ansi_c_string":
+          case "string":
+          case "comment":
+          case "heredoc_redirect":
+            collected.push(node);
+            break;
+          default:
+            break;
+        }
+        const level = levels[levels.length - 1]! + (type === "list" && parent.type === "list" ? 0 : 1);
         if (level > depth) depth = level;
-        if (cursor.gotoFirstChild()) {
+        if (nodeIsNamed && cursor.gotoFirstChild()) {
           stack.push(node);
           levels.push(level);
           continue;
         }
         while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent() || stack.length === 1) return { root, hasError: tree.rootNode.hasError, depth };
+          if (!cursor.gotoParent() || stack.length === 1) return done();
           stack.pop();
           levels.pop();
         }
       }
     }
-    return { root, hasError: tree.rootNode.hasError, depth };
+    return done();
   } finally {
     cursor.delete();
     tree.delete();

@@ -79,6 +79,16 @@ const enum Kind {
   Heredoc, // an unquoted here-document body
 }
 
+/** The character that closes a frame of each kind, where one character does. */
+const CLOSER: Readonly<Record<Kind, string | undefined>> = {
+  [Kind.Command]: undefined, // `)`, counted with the parentheses it holds
+  [Kind.Double]: '"',
+  [Kind.Brace]: "}",
+  [Kind.Arith]: undefined, // `))`
+  [Kind.Backtick]: "`",
+  [Kind.Heredoc]: undefined, // its end line, found before the body is scanned
+};
+
 interface Frame {
   readonly kind: Kind;
   /** Unclosed `(` inside a Command or Arith frame. */
@@ -170,17 +180,34 @@ export function rescanShell(text: string): RescanResult {
         i += 2; // a continuation: Bash removes it before anything else
         continue;
       }
+      if (c === CLOSER[frame.kind]) {
+        stack.pop();
+        if (frame.kind === Kind.Double) doubleQuoted.push([frame.start, i + 1]);
+        i++;
+        continue;
+      }
+      if ((c === "$" || c === "`") && frame.kind !== Kind.Backtick) {
+        // Every frame but a backtick's own starts a substitution or expansion here.
+        if (frame.kind === Kind.Command) wordStart = false;
+        if (c === "$") {
+          const r = dollar(frame.kind);
+          if (typeof r === "string") return r;
+          i = r;
+        } else {
+          substitutions.push(i);
+          const r = push(Kind.Backtick, i);
+          if (r) return r;
+          i++;
+        }
+        continue;
+      }
       switch (frame.kind) {
         case Kind.Command: {
-          if (BLANK.has(c)) {
+          if (BLANK.has(c) || c === "\n") {
             wordStart = true;
             i++;
-            continue;
-          }
-          if (c === "\n") {
-            wordStart = true;
-            i++;
-            if (pending.length) {
+            // Here-document bodies start on the line after their operators.
+            if (c === "\n" && pending.length) {
               if (stack.length > 1) return "a here-document inside a substitution";
               const r = bodies(pending, i, to);
               if (typeof r === "string") return r;
@@ -215,21 +242,6 @@ export function rescanShell(text: string): RescanResult {
           if (c === "\\") {
             wordStart = false;
             i += 2;
-            continue;
-          }
-          if (c === "$") {
-            const r = dollar(Kind.Command);
-            if (typeof r === "string") return r;
-            wordStart = false;
-            i = r;
-            continue;
-          }
-          if (c === "`") {
-            substitutions.push(i);
-            const r = push(Kind.Backtick, i);
-            if (r) return r;
-            wordStart = false;
-            i++;
             continue;
           }
           if (c === "(") {
@@ -306,37 +318,15 @@ export function rescanShell(text: string): RescanResult {
         }
         case Kind.Double:
         case Kind.Heredoc: {
-          if (c === '"' && frame.kind === Kind.Double) {
-            stack.pop();
-            doubleQuoted.push([frame.start, i + 1]);
-            i++;
-            continue;
-          }
           if (c === "\\") {
             const n = text[i + 1];
             i += n === "$" || n === "`" || n === "\\" || (n === '"' && frame.kind === Kind.Double) ? 2 : 1;
             continue;
           }
-          if (c === "$") {
-            const r = dollar(frame.kind);
-            if (typeof r === "string") return r;
-            i = r;
-            continue;
-          }
-          if (c === "`") {
-            substitutions.push(i);
-            const r = push(Kind.Backtick, i);
-            if (r) return r;
-          }
           i++;
           continue;
         }
         case Kind.Brace: {
-          if (c === "}") {
-            stack.pop();
-            i++;
-            continue;
-          }
           if (c === "{") return "a brace inside `${…}`";
           if ((c === "<" || c === ">") && text[skip(i + 1)] === "(") {
             // Bash performs process substitution inside `${…}` (even in double quotes, in a pattern).
@@ -347,17 +337,6 @@ export function rescanShell(text: string): RescanResult {
             continue;
           }
           if (c === "'" || c === '"' || c === "\\") return "quoting inside `${…}`, which Bash reads differently in and out of double quotes";
-          if (c === "$") {
-            const r = dollar(Kind.Brace);
-            if (typeof r === "string") return r;
-            i = r;
-            continue;
-          }
-          if (c === "`") {
-            substitutions.push(i);
-            const r = push(Kind.Backtick, i);
-            if (r) return r;
-          }
           i++;
           continue;
         }
@@ -380,26 +359,10 @@ export function rescanShell(text: string): RescanResult {
             continue;
           }
           if (c === "'" || c === '"' || c === "\\") return "quoting inside `$((…))`";
-          if (c === "$") {
-            const r = dollar(Kind.Arith);
-            if (typeof r === "string") return r;
-            i = r;
-            continue;
-          }
-          if (c === "`") {
-            substitutions.push(i);
-            const r = push(Kind.Backtick, i);
-            if (r) return r;
-          }
           i++;
           continue;
         }
         case Kind.Backtick: {
-          if (c === "`") {
-            stack.pop();
-            i++;
-            continue;
-          }
           if (c === "\\") return "a backslash inside backticks (Bash reads the text twice)";
           if (c === "<" && text[i + 1] === "<") return "a here-document inside backticks";
           // Bash re-reads the text between backticks as a command; every substitution in it runs.

@@ -38,9 +38,10 @@ export function simpleCommands(command: string): string[] | undefined {
   // comments and here-documents), or a command could hide where the tree sees text.
   const bash = rescanShell(command);
   if (!bash.ok) return undefined;
-  const { root, hasError, depth } = parseShell(command);
+  const tree = parseShell(command);
+  const { root, hasError, depth } = tree;
   if (hasError || depth > MAX_TREE_DEPTH) return undefined;
-  if (checkAgreement(command, root, bash.scan, new Set()) !== undefined) return undefined;
+  if (checkAgreement(command, tree, bash.scan, new Set()) !== undefined) return undefined;
   const out: string[] = [];
   return collect(root, out) ? out : undefined;
 }

@@ -1,0 +1,146 @@
+/**
+ * The fast path (src/effects/bash/fast-path.ts) judges plain-word commands without the parser.
+ * Its proof: wherever it answers, its verdict — effect and reason — is the full path's, with and
+ * without a repository context; over the corpus and over generated commands on its alphabet. And
+ * it must answer for a good share of the corpus, or it would be dead weight passing this test.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { explainBash, explainBashFullPath, type BashContext } from "../../src/effects/bash/classify.js";
+import { readOnlyCommandNames } from "../../src/effects/bash/commands.js";
+import { fastPathVerdict, fastPathWords } from "../../src/effects/bash/fast-path.js";
+import { DEMOS, makeRepo, makeSandbox, removeSandboxes } from "../helpers/git-repos.js";
+import { READ_ONLY, SIDE_EFFECTING, UNDECIDABLE } from "./classify-bash.corpus.js";
+
+afterAll(removeSandboxes);
+
+const CORPUS = [...READ_ONLY, ...SIDE_EFFECTING, ...UNDECIDABLE];
+
+/** Contexts whose verdicts differ: a clean repository, a hostile one, PATH through the work tree, no repository. */
+function contexts(): Array<[string, BashContext]> {
+  const sb = makeSandbox();
+  const clean = makeRepo(sb, "clean");
+  const hostile = makeRepo(sb, "hostile");
+  for (const key of ["core.fsmonitor", "diff.external", "core.hooksPath"]) DEMOS.find((d) => d.key === key)?.setup(sb, hostile);
+  const outside = join(sb.root, "plain");
+  mkdirSync(outside);
+  const bin = join(clean, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "ls"), "#!/bin/sh\n");
+  chmodSync(join(bin, "ls"), 0o755);
+  return [
+    ["a clean repository", { cwd: clean, env: sb.env }],
+    ["a repository configured to run programs", { cwd: hostile, env: sb.env }],
+    ["PATH through the work tree", { cwd: clean, env: { ...sb.env, PATH: `${bin}:.:${sb.env.PATH}` } }],
+    ["no repository", { cwd: outside, env: sb.env }],
+  ];
+}
+const CONTEXTS = contexts();
+
+/** The fast path answers nothing, or exactly what the full path answers; `explainBash` is then the full path's verdict too. */
+function agrees(command: string, context?: BashContext): boolean {
+  const full = explainBashFullPath(command, context);
+  expect(explainBash(command, context), command).toEqual(full);
+  const fast = fastPathVerdict(command, context);
+  if (fast === undefined) return false;
+  expect(fast, command).toEqual(full);
+  return true;
+}
+
+const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=+@%"];
+const NAMES = [
+  ...readOnlyCommandNames(),
+  "rm", "mv", "cp", "touch", "npm", "node", "sudo", "env", "xargs", "printf", "set", "shopt", "test", "cd", "pushd", "popd",
+  "command", "break", "continue", ".", ":", "/usr/bin/git", "/bin/ls", "./run.sh", "bin/x", "kill", "fg", "unknown-tool",
+  // go to the full path: reserved words and declarations, wherever they stand
+  "if", "time", "coproc", "function", "in", "export", "declare", "local", "unset", "esac",
+];
+const GIT = ["status", "log", "diff", "show", "branch", "tag", "config", "commit", "push", "fetch", "stash", "rev-parse", "ls-files", "grep", "blame", "remote", "-c", "--no-pager", "-C", "help", "--version"];
+const OPTIONS = [
+  "-la", "-n", "-5", "-1", "--oneline", "--stat", "-i", "-o", "--output=o", "--outp=o", "-delete", "-exec", "-v", "-V", "-s", "-e", "-u", "-x",
+  "-k", "-euo", "pipefail", "posix", "--", "-", "-p", "-z", "-l", "-d", "-D", "-r", "-rf", "--help", "--version", "-euxo", "--pre=x", "-fprint",
+  "--set", "-I", "+x", "+e", "-vx", "--in-place", "-print", "-name", "-type", "-maxdepth", "core.pager=cat", "HEAD", "-w",
+];
+const FILES = ["src", "src/", ".", "..", "/", "/dev/null", "file.txt", "a.b.c", "a=b", "CC=gcc", "x+=y", "%1", "@x", "a,b", "a:b", "README.md", "0", "12", "2", "out", "nullglob", "dotglob", "errexit", "PATH"];
+
+const word = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...OPTIONS) },
+  { weight: 3, arbitrary: fc.constantFrom(...FILES) },
+  { weight: 2, arbitrary: fc.constantFrom(...GIT) },
+  { weight: 1, arbitrary: fc.constantFrom(...NAMES) },
+  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 8 }) },
+);
+const name = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...NAMES) },
+  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 6 }) },
+);
+const spaces = fc.constantFrom(" ", " ", " ", "  ", "   ");
+/** A command over the fast-path alphabet: a name, words, runs of spaces, sometimes at either end. */
+const command = fc
+  .tuple(fc.constantFrom("", "", " "), name, fc.array(fc.tuple(spaces, word), { maxLength: 6 }), fc.constantFrom("", "", " "))
+  .map(([lead, n, rest, trail]) => `${lead}${n}${rest.map(([s, w]) => `${s}${w}`).join("")}${trail}`);
+
+describe("the fast path", () => {
+  it("answers as the full path does over the corpus, and answers for a good share of it", () => {
+    const taken = CORPUS.filter((c) => agrees(c));
+    expect(taken.length / CORPUS.length).toBeGreaterThanOrEqual(0.3);
+    // Each kind of verdict is reached on the fast path, so none of them is compared vacuously.
+    const effects = new Set(taken.map((c) => explainBashFullPath(c).effect));
+    expect([...effects].sort()).toEqual(["read-only", "side-effecting", "undecidable"]);
+  });
+
+  it.each(CONTEXTS)("answers as the full path does over the corpus in %s", (_, context) => {
+    const taken = CORPUS.filter((c) => agrees(c, context));
+    expect(taken.length / CORPUS.length).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it("answers as the full path does over generated commands on its alphabet", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(command, (c) => {
+        if (agrees(c)) taken++;
+      }),
+      { numRuns: 5000 },
+    );
+    expect(taken).toBeGreaterThan(2500);
+  });
+
+  it("answers as the full path does over generated commands in each context", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(command, fc.constantFrom(...CONTEXTS), (c, [, context]) => {
+        if (agrees(c, context)) taken++;
+      }),
+      { numRuns: 1500 },
+    );
+    expect(taken).toBeGreaterThan(750);
+  });
+
+  it("answers as the full path does for every short word, and every grammar token, as the name and as an argument", () => {
+    // Letters and digits stand in for their classes, with the letters of the grammar's one-letter tokens.
+    const chars = [..."a0oAEKLPQUku_-./,:=+@%"];
+    const words: string[] = [];
+    let layer = [""];
+    for (let n = 1; n <= 3; n++) {
+      layer = layer.flatMap((w) => chars.map((c) => w + c));
+      words.push(...layer);
+    }
+    const require = createRequire(import.meta.url);
+    const nodeTypes = JSON.parse(readFileSync(require.resolve("tree-sitter-bash/src/node-types.json"), "utf8")) as Array<{ type: string; named: boolean }>;
+    const tokens = nodeTypes.filter((t) => !t.named && /^[A-Za-z0-9_\-./,:=+@%]+$/.test(t.type)).map((t) => t.type);
+    expect(tokens).toContain("==");
+    let taken = 0;
+    for (const w of [...words, ...tokens]) for (const c of [`${w} x`, `${w} a=b b%J`, `x ${w}`, `ls ${w} y`]) if (agrees(c)) taken++;
+    expect(taken).toBeGreaterThan(words.length);
+  });
+
+  it("leaves to the full path every character and word outside its reach", () => {
+    for (const c of ["ls | wc", "ls;ls", "ls\nls", "ls\tx", "a=b ls", "x+=1 ls", "ls ~", "ls *", "ls #x", "echo $x", "ls 'a'", "ls \\x", "ls {a,b}", "! ls", "time ls", "ls if", "export a=b", "echo esac", "echo é", "a@ x", "a+: x", "a% x", "x ==", "- a=b", ": x"]) {
+      expect(fastPathWords(c), c).toBeUndefined();
+    }
+    expect(fastPathWords("  git  log   --oneline -5 ")).toEqual(["git", "log", "--oneline", "-5"]);
+  });
+});
