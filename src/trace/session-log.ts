@@ -130,16 +130,16 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
   const sessionId = typeof first?.sessionId === "string" ? first.sessionId : "";
   const logged = main.filter((e) => e.type === "user" || e.type === "assistant");
   const firstAssistant = logged.find((e) => e.type === "assistant" && (e.message as Json | undefined)?.model !== "<synthetic>");
+  const model = (firstAssistant?.message as Json | undefined)?.model;
+  const permissionMode = logged.find((e) => typeof e.permissionMode === "string")?.permissionMode;
   const init: Json = {
     type: "system",
     subtype: "init",
     session_id: sessionId,
     ...(typeof first?.cwd === "string" ? { cwd: first.cwd } : {}),
     ...(typeof first?.version === "string" ? { claude_code_version: first.version } : {}),
-    ...(typeof (firstAssistant?.message as Json | undefined)?.model === "string" ? { model: (firstAssistant?.message as Json).model } : {}),
-    ...(typeof logged.find((e) => typeof e.permissionMode === "string")?.permissionMode === "string"
-      ? { permissionMode: logged.find((e) => typeof e.permissionMode === "string")?.permissionMode }
-      : {}),
+    ...(typeof model === "string" ? { model } : {}),
+    ...(typeof permissionMode === "string" ? { permissionMode } : {}),
   };
 
   const byDispatch = new Map(subagents.map((s) => [s.toolUseId, parseLines(s.text, `subagent ${s.toolUseId}`)] as const));

@@ -13,7 +13,7 @@ import { advertised, denied, didNotWrite, expect, isProctorError, mcp, notTool, 
 
 /** Pids of live processes whose argv is exactly `argv` (Codex runs commands in their own PID namespace, so `$!` is no host pid). */
 function processesRunning(argv: string[]): number[] {
-  const want = argv.join("\0") + "\0";
+  const want = `${argv.join("\0")}\0`;
   return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
     try {
       const stat = readFileSync(`/proc/${n}/stat`, "utf8");
