@@ -164,7 +164,7 @@ export function renderHelp(command: string, usage: string, options: Options): st
     `usage: ${usage}`,
     "",
     ...(help ? [help.about, ""] : []),
-    ...(rows.length ? ["options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`), "  -h, --help".padEnd(width + 2) + "  this help", ""] : []),
+    ...(rows.length ? ["options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`), `${"  -h, --help".padEnd(width + 2)}  this help`, ""] : []),
     ...(help?.examples.length ? ["examples:", ...help.examples.map((e) => `  ${e}`), ""] : []),
     ...(help ? [`exit codes: ${help.exit}`, ""] : []),
   ].join("\n");

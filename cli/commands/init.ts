@@ -10,6 +10,7 @@ const USAGE = "proctor init [DIR] [--js] [--force]";
 const FIXTURE: Record<string, string> = {
   "package.json": `${JSON.stringify({ name: "example-app", version: "1.0.0", private: true, scripts: { check: "node scripts/check.mjs" } }, null, 2)}\n`,
   "README.md": "# example-app\n\nA tiny project the example eval's agent works in. Replace it with a copy of yours.\n",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a JS file, template literal included
   "src/greet.js": "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n",
   "scripts/check.mjs": 'import { greet } from "../src/greet.js";\nif (greet("x") !== "Hello, x!") {\n  console.error("greet is broken");\n  process.exit(1);\n}\nconsole.log("checks passed");\n',
 };
@@ -86,7 +87,7 @@ const init: Command = async (argv) => {
       ...(js && !values.js ? ["(tsx is not installed, so the eval is .mjs; npm i -D tsx for TypeScript evals)"] : []),
       "",
       "next:",
-      `  npx proctor run ${dir === "evals" ? "" : dir}`.trimEnd() + "     # 3 trials on the mock model with the real claude binary",
+      `${`  npx proctor run ${dir === "evals" ? "" : dir}`.trimEnd()}     # 3 trials on the mock model with the real claude binary`,
       `  then edit ${evalFile}: the prompt, the script, the checks (README: Checks, proctor run)`,
       "",
     ].join("\n"),

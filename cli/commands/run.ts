@@ -124,7 +124,7 @@ function interruptOn(controller: AbortController): { readonly signal: NodeJS.Sig
 function describeInterruption(signal: NodeJS.Signals, outcomes: readonly EvalOutcome[]): string {
   const lines = outcomes.flatMap((o) => {
     const report = o.report;
-    if (!report || report.stopped?.reason !== "aborted") return [];
+    if (report?.stopped?.reason !== "aborted") return [];
     const ran = report.trials.completed + report.trials.errored;
     return [`  ${o.definition.name}: ${ran === 0 ? "not started" : `cut short after ${ran} of ${report.trials.requested} trials`}`];
   });
@@ -199,7 +199,7 @@ const run: Command = async (argv) => {
   if (values["all-traces"] && !values.traces) throw new InvalidInputError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
   const interruption = interruptOn(controller);
-  let outcomes;
+  let outcomes: EvalOutcome[];
   try {
     await installBuiltInJudge(definitions.flatMap((d) => d.checks));
     const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "replay" | "real" | "run" => typeof t === "string"));
@@ -229,7 +229,8 @@ const run: Command = async (argv) => {
   }
 
   process.stdout.write(renderRunSummary(outcomes));
-  if (values.traces) process.stdout.write(renderTraceHints(outcomes, (name) => tracesDirOf(values.traces!, name)));
+  const tracesDir = values.traces;
+  if (tracesDir) process.stdout.write(renderTraceHints(outcomes, (name) => tracesDirOf(tracesDir, name)));
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
   let diff: BaselineDiff | undefined;
   if (baselineFile && values["update-baseline"]) {

@@ -41,6 +41,6 @@ const show: Command = async (argv) => {
   } else {
     process.stdout.write(renderTraceText(trace, { results, verbose: values.verbose }));
   }
-  return results && results.some((r) => !r.pass) ? 1 : 0;
+  return results?.some((r) => !r.pass) ? 1 : 0;
 };
 export default show;

@@ -103,7 +103,9 @@ function refuseMissingPaths(spec: HarnessSpec): void {
       }
     }
   };
-  (spec.plugins ?? []).forEach((p, i) => checkPlugin(`plugins[${i}]`, p));
+  (spec.plugins ?? []).forEach((p, i) => {
+    checkPlugin(`plugins[${i}]`, p);
+  });
   if (typeof spec.mcpConfig === "string") refuseMissing("mcpConfig", spec.mcpConfig, path.resolve(cwd, spec.mcpConfig), "file", "claude would start without those MCP servers");
   for (const [field, text] of [...Object.entries(spec.skills ?? {}).map(([n, t]) => [`skills.${n}`, t] as const), ...Object.entries(spec.agents ?? {}).map(([n, t]) => [`agents.${n}`, t] as const)]) {
     const looksLikePath = !/\s/.test(text.trim()) && (/\.md$/i.test(text.trim()) || existsSync(path.resolve(cwd, text.trim())));

@@ -25,7 +25,10 @@ const OURS = Symbol.for("proctor.harness.signal-listener");
 /** The signals that end a driver: Ctrl-C, a polite kill, a closed terminal. */
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-const state: LiveState = ((globalThis as Record<symbol, unknown>)[Symbol.for("proctor.harness.live.v1")] ??= createState()) as LiveState;
+const STATE_KEY = Symbol.for("proctor.harness.live.v1");
+const registry = globalThis as Record<symbol, unknown>;
+registry[STATE_KEY] ??= createState();
+const state = registry[STATE_KEY] as LiveState;
 
 function createState(): LiveState {
   const created: LiveState = {
@@ -71,7 +74,10 @@ function onSignal(s: LiveState, signal: NodeJS.Signals): void {
     uninstall(s);
     process.kill(process.pid, signal);
   };
-  if (s.stopping) return die();
+  if (s.stopping) {
+    die();
+    return;
+  }
   s.stopping = true;
   void Promise.all([...s.runs.values()].map((run) => terminateRun(run))).finally(die);
 }

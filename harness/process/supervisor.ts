@@ -4,7 +4,8 @@
  * pipe closes without a goodbye — the driver died, even by SIGKILL, which no handler sees — it
  * kills those groups and tagged processes (SIGTERM, then SIGKILL) and removes the dirs.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Writable } from "node:stream";
 
 /**
  * The supervisor's program (run with `node -e`, so it works from sources and from a build alike).
@@ -78,7 +79,7 @@ export interface Supervisor {
 /** Start the supervisor, detached and unreferenced so it never keeps the driver alive; null where process groups don't exist (Windows). */
 export function startSupervisor(graceMs: number): Supervisor | null {
   if (process.platform === "win32") return null;
-  let child: ChildProcess;
+  let child: ChildProcessByStdio<Writable, null, null>;
   try {
     // Raw spawn, not execa: the supervisor must be detached and unreferenced, outliving this process.
     // The driver's pid rides along in argv so `ps` shows whose supervisor this is.
@@ -90,7 +91,7 @@ export function startSupervisor(graceMs: number): Supervisor | null {
   child.on("error", () => {
     open = false;
   });
-  const stdin = child.stdin!;
+  const stdin = child.stdin;
   stdin.on("error", () => {
     open = false;
   });

@@ -32,9 +32,11 @@ export interface FailureFacts {
 }
 
 // The facts are the error's own fields: declared once, in FailureFacts.
+// biome-ignore lint/correctness/noUnusedVariables: merges with the class below to type the fields the constructor copies in
 export interface HarnessError<R = unknown> extends FailureFacts {}
 
 /** A failed harness run. `result` holds the whole run (trace included) when the binary was found. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: deliberate; the constructor assigns every FailureFacts field
 export class HarnessError<R = unknown> extends RunError {
   declare readonly result?: R;
 

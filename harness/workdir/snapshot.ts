@@ -3,7 +3,7 @@
  * or deleted, by any tool (Bash included), with the content of small text files.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readFileSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { FileChange, FileRecord } from "../../src/trace/types.js";
 
@@ -35,7 +35,7 @@ export function takeSnapshot(root: string): Snapshot {
     for (const name of names) {
       const abs = path.join(dir, name);
       const relPath = rel ? `${rel}/${name}` : name;
-      let stat;
+      let stat: Stats;
       try {
         stat = lstatSync(abs);
       } catch {

@@ -80,9 +80,18 @@ export function sendResponsesError(res: ServerResponse, status: number, type: st
  * `stall` starts it and then sends nothing until the client hangs up.
  */
 export function sendResponsesFault(res: ServerResponse, fault: ScriptFault, r: ApiResponse, streaming: boolean): void {
-  if (fault === "overloaded") return sendResponsesError(res, 503, "server_error", "The server is overloaded; please retry", "server_is_overloaded");
-  if (fault === "server-error") return sendResponsesError(res, 500, "server_error", "The server had an error while processing your request");
-  if (typeof fault === "object") return sendResponsesError(res, fault.status, fault.type ?? "server_error", fault.message ?? `mock fault ${fault.status}`);
+  if (fault === "overloaded") {
+    sendResponsesError(res, 503, "server_error", "The server is overloaded; please retry", "server_is_overloaded");
+    return;
+  }
+  if (fault === "server-error") {
+    sendResponsesError(res, 500, "server_error", "The server had an error while processing your request");
+    return;
+  }
+  if (typeof fault === "object") {
+    sendResponsesError(res, fault.status, fault.type ?? "server_error", fault.message ?? `mock fault ${fault.status}`);
+    return;
+  }
   const events = responseEvents(r);
   if (fault === "cut") {
     if (streaming) {

@@ -130,7 +130,7 @@ export function validateScript(value: unknown, source = "script"): Script {
   const errors = scriptErrors(value);
   if (errors.length > 0) {
     throw new ConfigError("SCRIPT_INVALID", `${source} is not a valid script (${errors.length} problem${errors.length === 1 ? "" : "s"})`, {
-      detail: errors.map((e) => `  ${e}`).join("\n") + '\n  a script looks like {"turns": [{"tools": [{"name": "Bash", "input": {"command": "ls"}}]}, {"text": "Done."}]}',
+      detail: `${errors.map((e) => `  ${e}`).join("\n")}\n  a script looks like {"turns": [{"tools": [{"name": "Bash", "input": {"command": "ls"}}]}, {"text": "Done."}]}`,
     });
   }
   const script = value as Script;

@@ -83,9 +83,18 @@ export function sendMessageStream(res: ServerResponse, m: ApiMessage): void {
  * mid-message; `stall` sends `message_start` and then nothing until the client hangs up.
  */
 export function sendFault(res: ServerResponse, fault: ScriptFault, m: ApiMessage, streaming: boolean): void {
-  if (fault === "overloaded") return sendApiError(res, 529, "overloaded_error", "Overloaded");
-  if (fault === "server-error") return sendApiError(res, 500, "api_error", "Internal server error");
-  if (typeof fault === "object") return sendApiError(res, fault.status, fault.type ?? "api_error", fault.message ?? `mock fault ${fault.status}`);
+  if (fault === "overloaded") {
+    sendApiError(res, 529, "overloaded_error", "Overloaded");
+    return;
+  }
+  if (fault === "server-error") {
+    sendApiError(res, 500, "api_error", "Internal server error");
+    return;
+  }
+  if (typeof fault === "object") {
+    sendApiError(res, fault.status, fault.type ?? "api_error", fault.message ?? `mock fault ${fault.status}`);
+    return;
+  }
   const events = messageEvents(m);
   if (fault === "cut") {
     if (!streaming) {

@@ -111,9 +111,10 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   }
 
   const server = createServer((req, res) => {
-    if (options.onAnswer) {
+    const { onAnswer } = options;
+    if (onAnswer) {
       const started = performance.now();
-      res.once("finish", () => options.onAnswer!({ method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
+      res.once("finish", () => onAnswer({ method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
     }
     handle(req, res).catch((error) => {
       if (!res.headersSent) sendApiError(res, 500, "api_error", `proctor mock model crashed: ${(error as Error)?.stack ?? String(error)}`);

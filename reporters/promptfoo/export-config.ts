@@ -34,7 +34,7 @@ function rebase(spec: Record<string, unknown>, from: string, to: string): Record
 /** Refuse what a YAML config cannot carry (function turns, functions anywhere), naming where. */
 function requireData(value: unknown, where: string): void {
   if (typeof value === "function") throw new InvalidInputError("INVALID_INPUT", `${where} is a function, which a promptfoo config cannot hold`, { detail: "  export evals whose scripts are data (function turns and custom checks stay in proctor run)" });
-  if (Array.isArray(value)) value.forEach((v, i) => requireData(v, `${where}[${i}]`));
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) requireData(v, `${where}[${i}]`);
   else if (typeof value === "object" && value !== null && !(value instanceof RegExp)) for (const [k, v] of Object.entries(value)) requireData(v, `${where}.${k}`);
 }
 

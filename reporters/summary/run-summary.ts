@@ -13,11 +13,11 @@ const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
 function rowLine(row: ThresholdRow | undefined, rate: string, label: string, width: number, p: Palette, incomplete: boolean): string {
   const name = label.padEnd(width);
-  if (!row || row.pass === undefined) return `    ${p.dim("·")} ${name}  ${rate}${row ? p.dim("  not gated") : ""}`;
+  if (!row || row.pass === undefined || row.min === undefined) return `    ${p.dim("·")} ${name}  ${rate}${row ? p.dim("  not gated") : ""}`;
   const by = row.value !== row.rate ? ` (lower bound ${row.value === null ? "–" : pct(row.value)})` : "";
   // A rate that holds on part of the trials is not a ✓: the rest never ran.
-  if (row.pass && incomplete) return `    ${p.yellow("◌")} ${name}  ${rate}  ${p.yellow(`≥ ${pct(row.min!)}${by} so far — incomplete`)}`;
-  return row.pass ? `    ${p.green("✓")} ${name}  ${rate}  ${p.dim(`≥ ${pct(row.min!)}${by}`)}` : `    ${p.red("✗")} ${name}  ${rate}  ${p.red(`< ${pct(row.min!)}${by}`)}`;
+  if (row.pass && incomplete) return `    ${p.yellow("◌")} ${name}  ${rate}  ${p.yellow(`≥ ${pct(row.min)}${by} so far — incomplete`)}`;
+  return row.pass ? `    ${p.green("✓")} ${name}  ${rate}  ${p.dim(`≥ ${pct(row.min)}${by}`)}` : `    ${p.red("✗")} ${name}  ${rate}  ${p.red(`< ${pct(row.min)}${by}`)}`;
 }
 
 /** Tiers where no real model answered: the CLI prices the mock's token counts, which no one paid. */

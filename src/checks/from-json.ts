@@ -47,7 +47,9 @@ export class FieldReader {
     return v;
   }
   optional<T>(field: string, read: (f: string) => T): T | undefined {
-    return this.json[field] === undefined ? (this.used.add(field), undefined) : read.call(this, field);
+    if (this.json[field] !== undefined) return read.call(this, field);
+    this.used.add(field);
+    return undefined;
   }
   text(field: string): string | RegExp {
     const v = this.raw(field);

@@ -77,9 +77,15 @@ export function judged(rubric: string, opts: { min?: number | undefined; judge?:
   const cached = (judge: JudgeFn, trace: Trace) => graded.get(judge)?.get(trace)?.get(key);
   const remember = (judge: JudgeFn, trace: Trace, v: JudgeVerdict | Error) => {
     let byTrace = graded.get(judge);
-    if (!byTrace) graded.set(judge, (byTrace = new WeakMap()));
+    if (!byTrace) {
+      byTrace = new WeakMap();
+      graded.set(judge, byTrace);
+    }
     let m = byTrace.get(trace);
-    if (!m) byTrace.set(trace, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      byTrace.set(trace, m);
+    }
     m.set(key, v);
   };
   return defineTraceCheck(

@@ -88,9 +88,9 @@ export function toolWith(name: string, args: ArgMatcher): Check<Trace> {
         actual: trace.toolCalls.map((c) => c.name),
       };
     }
-    const lines = named.slice(0, 8).map(({ call, index }) => {
-      const miss = findArgMismatch(call.input, args)!;
-      return `    #${index} ${call.name}: ${miss.path} was ${formatValue(miss.actual, 80)}, expected ${formatValue(miss.expected, 60)}`;
+    const lines = named.slice(0, 8).flatMap(({ call, index }) => {
+      const miss = findArgMismatch(call.input, args);
+      return miss ? [`    #${index} ${call.name}: ${miss.path} was ${formatValue(miss.actual, 80)}, expected ${formatValue(miss.expected, 60)}`] : [];
     });
     return {
       pass: false,

@@ -55,14 +55,15 @@ function deepMatch(actual: unknown, expected: ArgValue | undefined): boolean {
 
 function stepMatches(call: ToolCall, step: { name: string; args?: ArgMatcher | undefined }, mode: ArgsMode): boolean {
   if (call.name !== step.name) return false;
-  if (step.args === undefined || mode === "ignore") return true;
+  const expected = step.args;
+  if (expected === undefined || mode === "ignore") return true;
   switch (mode) {
     case "exact":
-      return deepMatch(call.input, step.args);
+      return deepMatch(call.input, expected);
     case "superset":
-      return matchArgs(call.input, step.args);
+      return matchArgs(call.input, expected);
     case "subset":
-      return Object.keys(call.input).every((k) => k in step.args! && deepMatch(call.input[k], step.args![k]));
+      return Object.keys(call.input).every((k) => k in expected && deepMatch(call.input[k], expected[k]));
   }
 }
 

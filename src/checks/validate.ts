@@ -41,7 +41,7 @@ export function requireName(kind: string, field: string, value: unknown): assert
 
 export function requireNames(kind: string, field: string, value: unknown): asserts value is readonly string[] {
   if (!Array.isArray(value)) throw new InvalidCheckError(kind, field, "must be an array of tool names", value);
-  value.forEach((v, i) => requireName(kind, `${field}[${i}]`, v));
+  for (const [i, v] of value.entries()) requireName(kind, `${field}[${i}]`, v);
 }
 
 export function requireText(kind: string, field: string, value: unknown): asserts value is string | RegExp {
@@ -76,7 +76,13 @@ export function requireMatcher(kind: string, field: string, value: unknown): voi
 
 function requireArgValue(kind: string, field: string, value: unknown): void {
   if (value === null || ["string", "number", "boolean"].includes(typeof value) || value instanceof RegExp) return;
-  if (Array.isArray(value)) return value.forEach((v, i) => requireArgValue(kind, `${field}.${i}`, v));
-  if (isPlainObject(value)) return requireMatcher(kind, field, value);
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) requireArgValue(kind, `${field}.${i}`, v);
+    return;
+  }
+  if (isPlainObject(value)) {
+    requireMatcher(kind, field, value);
+    return;
+  }
   throw new InvalidCheckError(kind, field, "must be a string, number, boolean, null, RegExp, array or object", value);
 }

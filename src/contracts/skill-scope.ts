@@ -59,12 +59,12 @@ export function outsideDeclaredTools(call: ToolCall, allowed: readonly string[])
   const grants = allowed.filter((d) => toolNameMatches(baseToolOf(d), call.name));
   if (grants.length === 0) return `${call.name} is not among the declared tools`;
   const patterns = grants.map(restrictionOf);
-  if (patterns.some((p) => p === undefined)) return undefined;
+  if (!patterns.every((p) => p !== undefined)) return undefined;
   const command = shellCommandOf(call.input);
   if (command === undefined) return `${call.name} is declared only as ${grants.join(", ")}, and the call has no command to match`;
   const parts = simpleCommands(command);
   if (parts === undefined) return `the command cannot be split into simple commands to match against ${grants.join(", ")} (it uses substitution, control flow or background jobs)`;
-  const unmatched = parts.find((part) => !patterns.some((p) => commandMatchesPattern(part, p!)));
+  const unmatched = parts.find((part) => !patterns.some((p) => commandMatchesPattern(part, p)));
   return unmatched === undefined ? undefined : `\`${unmatched}\` matches none of ${grants.join(", ")}`;
 }
 

@@ -78,8 +78,9 @@ export function isEvalDefinition(value: unknown): value is EvalDefinition {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-function bad(name: string, field: string, problem: string, value?: unknown): never {
-  const got = arguments.length > 3 ? `; got ${value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value)).slice(0, 80)}` : "";
+function bad(name: string, field: string, problem: string, ...given: [] | [value: unknown]): never {
+  const value = given[0];
+  const got = given.length > 0 ? `; got ${value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value)).slice(0, 80)}` : "";
   throw new InvalidInputError("INVALID_INPUT", `defineEval(${JSON.stringify(name)}): ${field} ${problem}${got}`);
 }
 

@@ -127,8 +127,10 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     const runner = tier === "run" ? undefined : options.tiers[tier];
     const run =
       tier === "run"
-        ? definition.run!
-        : (_trial: number, context: TrialContext) => runner!.run(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>, context), context, definition);
+        ? definition.run
+        : runner && ((_trial: number, context: TrialContext) => runner.run(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>, context), context, definition));
+    // Checked before the first trial; this only tells the compiler.
+    if (!run) throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)} needs the ${tier} tier, which is not available in this run`);
     const budget = remaining === undefined ? definition.budget : { ...definition.budget, maxUsd: Math.min(remaining, definition.budget?.maxUsd ?? Infinity) };
     const report = await measure({
       name: definition.name,

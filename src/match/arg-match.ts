@@ -70,7 +70,7 @@ function mismatchValue(actual: unknown, expected: ArgValue, path: string): ArgMi
 function lookup(input: unknown, key: string): unknown {
   if (typeof input !== "object" || input === null) return undefined;
   const record = input as Record<string, unknown>;
-  if (Object.prototype.hasOwnProperty.call(record, key)) return record[key];
+  if (Object.hasOwn(record, key)) return record[key];
   if (!key.includes(".")) return undefined;
   let current: unknown = input;
   for (const part of key.split(".")) {

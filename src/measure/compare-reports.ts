@@ -80,26 +80,27 @@ export function compareReports(baseline: CheckReport, candidate: CheckReport, op
   const after = new Map(candidate.checks.map((c) => [c.label, c]));
   const confidence = Math.min(baseline.confidence, candidate.confidence);
 
-  const paired = candidate.checks.filter((c) => before.has(c.label));
-  const tests = paired.map((b) => compareProportions(before.get(b.label)!, b, confidence));
+  const paired = candidate.checks.flatMap((b) => {
+    const a = before.get(b.label);
+    return a ? [{ a, b }] : [];
+  });
+  const tests = paired.map(({ a, b }) => compareProportions(a, b, confidence));
   const adjusted = correction === "holm" ? holmAdjust(tests.map((t) => t.pValue)) : tests.map((t) => t.pValue);
 
   const rows: CheckComparison[] = [];
-  paired.forEach((b, i) => {
-    const a = before.get(b.label)!;
+  paired.forEach(({ a, b }, i) => {
     const { diff, diffInterval, pValue } = at(tests, i);
     const p = at(adjusted, i);
     let verdict: ChangeVerdict = "unchanged";
-    let note: string;
-    if (diff === null) note = `cannot compare: ${a.n === 0 ? "the baseline" : "the candidate"} has no evaluated trials`;
-    else if (p < alpha && diff < 0) verdict = "regressed";
-    else if (p < alpha && diff > 0) verdict = "improved";
+    let note = `cannot compare: ${a.n === 0 ? "the baseline" : "the candidate"} has no evaluated trials`;
+    if (diff !== null && p < alpha && diff < 0) verdict = "regressed";
+    else if (diff !== null && p < alpha && diff > 0) verdict = "improved";
     const pText = correction === "holm" ? `p = ${p.toPrecision(2)} (Holm-adjusted; raw ${pValue.toPrecision(2)})` : `p = ${p.toPrecision(2)}`;
-    if (diff !== null) {
-      const moved = `${pct(a.rate!)} (${a.passes}/${a.n}) → ${pct(b.rate!)} (${b.passes}/${b.n})`;
+    if (diff !== null && a.rate !== null && b.rate !== null) {
+      const moved = `${pct(a.rate)} (${a.passes}/${a.n}) → ${pct(b.rate)} (${b.passes}/${b.n})`;
       note = verdict === "unchanged" ? `${moved}: ${pText} ≥ ${alpha}, not a significant change` : `${moved}: ${pText} < ${alpha}`;
     }
-    rows.push({ label: b.label, kind: b.kind, verdict, baseline: side(a), candidate: side(b), diff, diffInterval, pValue, adjustedP: p, note: note! });
+    rows.push({ label: b.label, kind: b.kind, verdict, baseline: side(a), candidate: side(b), diff, diffInterval, pValue, adjustedP: p, note });
   });
   for (const b of candidate.checks) {
     if (!before.has(b.label)) rows.push({ label: b.label, kind: b.kind, verdict: "new", candidate: side(b), diff: null, diffInterval: null, pValue: null, adjustedP: null, note: "not in the baseline" });

@@ -104,7 +104,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const trials = positiveInt(options.trials, "trials", "e.g. 20");
   const concurrency = positiveInt(options.concurrency ?? 1, "concurrency", "e.g. 4");
   const ks = [...new Set(options.k ?? [])].sort((a, b) => a - b);
-  ks.forEach((k) => positiveInt(k, "every k", "pass@k needs k ≥ 1"));
+  for (const k of ks) positiveInt(k, "every k", "pass@k needs k ≥ 1");
   const confidence = options.confidence ?? 0.95;
   if (!(typeof confidence === "number" && confidence > 0 && confidence < 1)) fail(`confidence must be within (0, 1), e.g. 0.95; got ${JSON.stringify(confidence)}`);
   const maxExamples = options.failureExamples ?? 5;
@@ -158,7 +158,8 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.budget?.maxUsd === undefined ? {} : { budgetLeftUsd: Math.max(0, options.budget.maxUsd - tally.costUsd) }),
       get random() {
-        return (random ??= trialRandom(seedForStreams, trial));
+        random ??= trialRandom(seedForStreams, trial);
+        return random;
       },
     };
     let failure: unknown;
@@ -211,7 +212,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const cutShort = stopped !== undefined && ran < end - start;
   // An early stop is a decision the data made; a budget or an abort left the measurement unfinished.
   const incomplete =
-    cutShort && stopped!.reason !== "early-stop" ? { reason: stopped!.reason as "budget" | "aborted", message: `${ran} of ${end - start} planned trials ran (${stopped!.message})` } : undefined;
+    cutShort && stopped && stopped.reason !== "early-stop" ? { reason: stopped.reason as "budget" | "aborted", message: `${ran} of ${end - start} planned trials ran (${stopped.message})` } : undefined;
   const report: CheckReport = {
     version: REPORT_VERSION,
     ...(options.name === undefined ? {} : { name: options.name }),

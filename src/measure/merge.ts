@@ -105,7 +105,7 @@ export function mergeReports(reports: readonly CheckReport[], names?: readonly s
   const [first] = reports;
   if (!first) throw new InvalidInputError("INVALID_INPUT", "cannot merge: no reports given");
   // Objects handed over in code get the same schema check as files read by `proctor merge`.
-  reports.forEach((r, i) => validateCheckReport(r, nameAt(names, i)));
+  for (const [i, r] of reports.entries()) validateCheckReport(r, nameAt(names, i));
   requireCompatible(reports, names);
   const missing = checkShardSet(reports, names);
   // Every trial index must come from exactly one report.

@@ -18,7 +18,7 @@ interface ProctorMatchers<R = unknown> {
 }
 
 declare module "vitest" {
-  interface Matchers<T = any> extends ProctorMatchers<T> {}
+  interface Matchers<T> extends ProctorMatchers<T> {}
 }
 
 function checkList(value: unknown): value is readonly Check<unknown>[] {

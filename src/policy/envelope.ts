@@ -59,7 +59,7 @@ function isStatus(value: unknown): value is ToolResultStatus {
 
 function onlyEnvelopeKeys(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  return Object.keys(value).every((k) => ENVELOPE_KEYS.has(k)) && Object.prototype.hasOwnProperty.call(value, "content");
+  return Object.keys(value).every((k) => ENVELOPE_KEYS.has(k)) && Object.hasOwn(value, "content");
 }
 
 const filled = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";

@@ -94,7 +94,7 @@ export function isDeterministicRung(rung: ApprovalRung): boolean {
  * here — it grants everything for another reason (the gate is off), which `isGrantedAtRung` says.
  */
 export function isAccessClassGrantedAtRung(toolName: string, rung: ApprovalRung): boolean {
-  const access = Object.prototype.hasOwnProperty.call(BUILT_IN_TOOL_ACCESS, toolName) ? BUILT_IN_TOOL_ACCESS[toolName] : undefined;
+  const access = Object.hasOwn(BUILT_IN_TOOL_ACCESS, toolName) ? BUILT_IN_TOOL_ACCESS[toolName] : undefined;
   if (access === "read") return true;
   if (access === "write") return rung !== "manual";
   return false;

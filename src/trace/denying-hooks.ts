@@ -30,7 +30,7 @@ export function tieDenyingHooks(hooks: HookEvent[], calls: readonly PendingCall[
     const colon = h.name.indexOf(":");
     const toolName = colon === -1 ? undefined : h.name.slice(colon + 1);
     const reason = interpretHookOutput(h.exitCode, h.stdout ?? "", h.stderr ?? "").reason?.trim();
-    const call = reason ? calls.find((c) => free(c) && (toolName === undefined || c.name === toolName) && c.result!.includes(reason)) : undefined;
+    const call = reason ? calls.find((c) => free(c) && (toolName === undefined || c.name === toolName) && c.result?.includes(reason)) : undefined;
     if (call) claim(i, call);
     else leftover.push(i);
   });

@@ -130,16 +130,16 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
   const sessionId = typeof first?.sessionId === "string" ? first.sessionId : "";
   const logged = main.filter((e) => e.type === "user" || e.type === "assistant");
   const firstAssistant = logged.find((e) => e.type === "assistant" && (e.message as Json | undefined)?.model !== "<synthetic>");
+  const model = (firstAssistant?.message as Json | undefined)?.model;
+  const permissionMode = logged.find((e) => typeof e.permissionMode === "string")?.permissionMode;
   const init: Json = {
     type: "system",
     subtype: "init",
     session_id: sessionId,
     ...(typeof first?.cwd === "string" ? { cwd: first.cwd } : {}),
     ...(typeof first?.version === "string" ? { claude_code_version: first.version } : {}),
-    ...(typeof (firstAssistant?.message as Json | undefined)?.model === "string" ? { model: (firstAssistant!.message as Json).model } : {}),
-    ...(typeof logged.find((e) => typeof e.permissionMode === "string")?.permissionMode === "string"
-      ? { permissionMode: logged.find((e) => typeof e.permissionMode === "string")!.permissionMode }
-      : {}),
+    ...(typeof model === "string" ? { model } : {}),
+    ...(typeof permissionMode === "string" ? { permissionMode } : {}),
   };
 
   const byDispatch = new Map(subagents.map((s) => [s.toolUseId, parseLines(s.text, `subagent ${s.toolUseId}`)] as const));
@@ -204,7 +204,8 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
   if (endedWithAnswer) {
     // The log holds no result line; the answer, the turn count and the summed usage are what it
     // proves. Cost is not logged, so cost() fails on such a Trace instead of passing on a guess.
-    const answer = main.filter((e) => e.type === "assistant" && (e.message as Json | undefined)?.id === (last!.message as Json).id).map(assistantText).join("");
+    const lastId = (last?.message as Json | undefined)?.id;
+    const answer = main.filter((e) => e.type === "assistant" && (e.message as Json | undefined)?.id === lastId).map(assistantText).join("");
     const [firstStamp] = stamps;
     const lastStamp = stamps.at(-1);
     const duration = firstStamp !== undefined && lastStamp !== undefined ? Date.parse(lastStamp) - Date.parse(firstStamp) : undefined;

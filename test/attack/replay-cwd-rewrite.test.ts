@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { scriptFromTranscript } from "../../mock-model/index.js";
 import type { TurnContext, TurnSpec } from "../../mock-model/script/types.js";
 
-const recording = [
+const recording = `${[
   { type: "system", subtype: "init", cwd: "/app", session_id: "s" },
   { type: "assistant", message: { id: "m1", model: "claude-opus-4-8", role: "assistant", stop_reason: "tool_use", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "cat /app/notes.txt /application.log /apps/x" } }] }, parent_tool_use_id: null, session_id: "s" },
-].map((e) => JSON.stringify(e)).join("\n") + "\n";
+].map((e) => JSON.stringify(e)).join("\n")}\n`;
 
 const context = (cwd: string): TurnContext => ({
   agent: "main",

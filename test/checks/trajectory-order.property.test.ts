@@ -61,7 +61,11 @@ function strictOracle(calls: Partial<ToolCall>[], steps: Step[]): boolean {
   if (calls.length !== steps.length) return false;
   const block = blockNumbers(calls);
   const groups: Partial<ToolCall>[][] = [];
-  calls.forEach((c, i) => (groups[block[i]] ??= []).push(c));
+  for (const [i, c] of calls.entries()) {
+    const group = groups[block[i]] ?? [];
+    group.push(c);
+    groups[block[i]] = group;
+  }
   let from = 0;
   for (const g of groups) {
     const slice = steps.slice(from, from + g.length);

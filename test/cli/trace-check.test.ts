@@ -74,7 +74,7 @@ describe("proctor check", () => {
     const junit = join(dir, "check.xml");
     const r = await proctor(["check", fixture, other, "--checks", checks, "--junit", junit]);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain("✗ " + other);
+    expect(r.stdout).toContain(`✗ ${other}`);
     expect(r.stdout).toContain("across 2 transcripts");
     const { XMLParser } = await import("fast-xml-parser");
     const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(readFileSync(junit, "utf8"));

@@ -14,7 +14,7 @@ import { purity } from "../../src/safety.js";
 
 const RUN = fileURLToPath(new URL("./fixtures/codex-run.jsonl", import.meta.url));
 const CODE_MODE = readFileSync(new URL("./fixtures/codex-code-mode.jsonl", import.meta.url), "utf8");
-const lines = (...events: object[]) => events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+const lines = (...events: object[]) => `${events.map((e) => JSON.stringify(e)).join("\n")}\n`;
 const PATCH = "*** Begin Patch\n*** Add File: SUMMARY.md\n+# Summary\n*** Update File: notes.txt\n@@\n-draft\n+final\n*** End Patch\n";
 
 describe("readCodexJsonl on a recorded codex exec --json run", () => {
@@ -113,7 +113,7 @@ describe("readCodexJsonl on every item kind", () => {
 
   it("a stream cut off mid-run is incomplete: a running command is pending, a malformed line is reported", () => {
     const trace = readCodexJsonl(
-      lines({ type: "turn.started" }, { type: "item.started", item: { id: "item_0", type: "command_execution", command: "sleep 60", aggregated_output: "", exit_code: null, status: "in_progress" } }) + "{not json\n",
+      `${lines({ type: "turn.started" }, { type: "item.started", item: { id: "item_0", type: "command_execution", command: "sleep 60", aggregated_output: "", exit_code: null, status: "in_progress" } })}{not json\n`,
     );
     vexpect(trace.complete).toBe(false);
     vexpect(trace.toolCalls).toMatchObject([{ name: "exec_command", status: "pending", input: { command: "sleep 60" } }]);

@@ -14,7 +14,7 @@ import { purity } from "../../src/safety.js";
 
 /** Pids of live processes whose argv is exactly `argv` (Codex runs commands in their own PID namespace, so `$!` is no host pid). */
 function processesRunning(argv: string[]): number[] {
-  const want = argv.join("\0") + "\0";
+  const want = `${argv.join("\0")}\0`;
   return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
     try {
       const stat = readFileSync(`/proc/${n}/stat`, "utf8");

@@ -52,7 +52,7 @@ describe("the docs' TypeScript", () => {
   it("compiles, block by block, against the built package", () => {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
-    const names = all.map((b, i) => {
+    const names = all.map((b) => {
       const name = `${b.doc.replace(/[^a-z0-9]+/gi, "_")}_${b.line}.ts`;
       // `export {}` makes each block a module of its own (top-level await, no shared names).
       writeFileSync(join(work, name), `${b.code}\nexport {};\n`);

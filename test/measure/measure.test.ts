@@ -65,7 +65,10 @@ describe("measure: the numbers", () => {
 
   it("is exactly reproducible with the same seed, whatever the concurrency", async () => {
     const a = await measure({ run: bashSometimes(0.3), checks: [tool("Bash")], trials: 40, seed: "s1", concurrency: 1, progress: false });
-    const b = await measure({ run: async (i, ctx) => (await new Promise((r) => setTimeout(r, (i * 7) % 5)), bashSometimes(0.3)(i, ctx)), checks: [tool("Bash")], trials: 40, seed: "s1", concurrency: 6, progress: false });
+    const b = await measure({ run: async (i, ctx) => {
+      await new Promise((r) => setTimeout(r, (i * 7) % 5));
+      return bashSometimes(0.3)(i, ctx);
+    }, checks: [tool("Bash")], trials: 40, seed: "s1", concurrency: 6, progress: false });
     expect(withoutClock(b)).toEqual(withoutClock(a));
     const c = await measure({ run: bashSometimes(0.3), checks: [tool("Bash")], trials: 40, seed: "s2", progress: false });
     expect(c.checks[0].outcomes).not.toEqual(a.checks[0].outcomes);
@@ -129,7 +132,10 @@ describe("measure: concurrency and memory", () => {
     const blocker = join(dir, "a-file");
     writeFileSync(blocker, "");
     const path = join(blocker, "t.jsonl");
-    await expect(measure({ run: () => (ran++, withBash), checks: [tool("Bash")], trials: 2, keepTraces: path, progress: false })).rejects.toThrow(`keepTraces: cannot write ${path}: E`);
+    await expect(measure({ run: () => {
+      ran++;
+      return withBash;
+    }, checks: [tool("Bash")], trials: 2, keepTraces: path, progress: false })).rejects.toThrow(`keepTraces: cannot write ${path}: E`);
     expect(ran).toBe(0);
   });
 });
@@ -147,7 +153,10 @@ describe("measure: budget and early stop", () => {
   });
 
   it("projects in-flight trials so concurrency does not blow through the cap", async () => {
-    const run = async () => (await new Promise((r) => setTimeout(r, 3)), withBash);
+    const run = async () => {
+      await new Promise((r) => setTimeout(r, 3));
+      return withBash;
+    };
     const report = await measure({ run, checks: [tool("Bash")], trials: 100, concurrency: 4, budget: { maxUsd: 0.3 }, progress: false });
     // Only the first wave (4 trials, cost unknown yet) can start unguarded: at most 0.30 + 3 × 0.02.
     expect(report.usage.costUsd).toBeLessThanOrEqual(0.36);
@@ -155,7 +164,10 @@ describe("measure: budget and early stop", () => {
   });
 
   it("stops at maxMs", async () => {
-    const run = async () => (await new Promise((r) => setTimeout(r, 20)), withBash);
+    const run = async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      return withBash;
+    };
     const report = await measure({ run, checks: [tool("Bash")], trials: 1000, budget: { maxMs: 100 }, progress: false });
     expect(report.trials.ran).toBeLessThan(1000);
     expect(report.stopped).toMatchObject({ reason: "budget", limit: "maxMs" });
@@ -177,7 +189,10 @@ describe("measure: budget and early stop", () => {
 
   it("stops when aborted", async () => {
     const controller = new AbortController();
-    const report = await measure({ run: (i) => (i === 2 && controller.abort(), withBash), checks: [tool("Bash")], trials: 10, signal: controller.signal, progress: false });
+    const report = await measure({ run: (i) => {
+      if (i === 2) controller.abort();
+      return withBash;
+    }, checks: [tool("Bash")], trials: 10, signal: controller.signal, progress: false });
     expect(report.trials.ran).toBe(3);
     expect(report.stopped).toMatchObject({ reason: "aborted" });
   });

@@ -1,6 +1,6 @@
 /** assertRates / evaluateThresholds: one gate, every shortfall listed, no empty passes. */
 import { describe, expect, it } from "vitest";
-import { assertRates, evaluateThresholds, measure, notTool, ProctorError, RatesBelowThresholdError, tool, type CheckReport, type Thresholds } from "../../src/index.js";
+import { assertRates, evaluateThresholds, measure, notTool, ProctorError, type RatesBelowThresholdError, tool, type CheckReport, type Thresholds } from "../../src/index.js";
 import { makeTrace, usage } from "../helpers/trace.js";
 
 const withBash = makeTrace({ calls: [{ name: "Bash", input: { command: "ls" } }], usage });

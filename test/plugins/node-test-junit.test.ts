@@ -10,7 +10,10 @@ it("one JUnit testcase per check, the failing one carrying the check's message",
   const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(run.stdout);
   const cases: Array<{ name: string; failure?: { message?: string } }> = [];
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n);
+      return;
+    }
     if (typeof node !== "object" || node === null) return;
     for (const [key, value] of Object.entries(node)) {
       if (key === "testcase") for (const tc of [value].flat()) cases.push(tc as never);

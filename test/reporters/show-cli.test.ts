@@ -25,7 +25,7 @@ describe("proctor show", () => {
   it("with --checks, shows each failure at its call and exits 1", async () => {
     const r = await proctor(["show", fixture, "--checks", checks]);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toMatch(/#2 ⊘ Write[\s\S]*✗ notTool\(Write\)  expected no call to Write[\s\S]*reply 1/);
+    expect(r.stdout).toMatch(/#2 ⊘ Write[\s\S]*✗ notTool\(Write\) {2}expected no call to Write[\s\S]*reply 1/);
     expect(r.stdout).toContain("checks 1 of 2 failed");
   });
 

@@ -149,7 +149,7 @@ describe("proctor run: an eval cut short by the budget", () => {
     const r = await proctor(["run", costly, "--budget-usd", "1.2", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stdout).not.toContain("✓");
-    expect(r.stdout).toMatch(/◌ costly  run · 4\/10 trials/);
+    expect(r.stdout).toMatch(/◌ costly {2}run · 4\/10 trials/);
     expect(r.stdout).toMatch(/◌ tool\(Read\)\s+100% \(4\/4.*≥ 90\.0% so far — incomplete/);
     expect(r.stdout).toContain("incomplete: 4 of 10 planned trials ran (");
     expect(r.stdout).toContain("1 eval: 0 passed, 1 incomplete");

@@ -8,7 +8,10 @@ const mock = { prompt: "p", script: { turns: [{ text: "hi" }] } };
 describe("defineEval", () => {
   it("fills defaults, freezes, brands, and never calls anything", () => {
     let calls = 0;
-    const e = defineEval({ name: "e", mock: () => (calls++, mock), checks: [tool("Read")] });
+    const e = defineEval({ name: "e", mock: () => {
+      calls++;
+      return mock;
+    }, checks: [tool("Read")] });
     expect(calls).toBe(0);
     expect(e).toMatchObject({ name: "e", trials: 10, thresholds: { min: 1 }, seed: "e", tiers: ["mock"] });
     expect(Object.isFrozen(e)).toBe(true);

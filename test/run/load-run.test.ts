@@ -40,10 +40,19 @@ describe("runEvals", () => {
   it("refuses an unavailable tier or a bad spec before any trial runs", async () => {
     let ran = 0;
     const tiers: EvalTiers = {
-      mock: { run: async () => (ran++, trace), validate: (s) => { if (!("script" in s)) throw new Error("spec.script is missing"); } },
-      real: { run: async () => (ran++, trace), unavailable: () => "ANTHROPIC_API_KEY is not set" },
+      mock: { run: async () => {
+        ran++;
+        return trace;
+      }, validate: (s) => { if (!("script" in s)) throw new Error("spec.script is missing"); } },
+      real: { run: async () => {
+        ran++;
+        return trace;
+      }, unavailable: () => "ANTHROPIC_API_KEY is not set" },
     };
-    const first = defineEval({ name: "first", run: () => (ran++, trace), checks: [tool("Read")], trials: 1 });
+    const first = defineEval({ name: "first", run: () => {
+        ran++;
+        return trace;
+      }, checks: [tool("Read")], trials: 1 });
     const real = defineEval({ name: "real", real: { prompt: "p" }, checks: [tool("Read")] });
     await expect(runEvals([first, real], { tiers, progress: false })).rejects.toMatchObject({ code: "NO_API_KEY", message: expect.stringContaining('eval "real" runs on the real tier, but ANTHROPIC_API_KEY is not set') });
     const badMock = defineEval({ name: "bad", mock: { prompt: "p" } as never, checks: [tool("Read")] });
@@ -53,7 +62,10 @@ describe("runEvals", () => {
 
   it("hands each trial its own spec (per-trial functions see the trial's seeded random)", async () => {
     const seen: number[] = [];
-    const tiers: EvalTiers = { mock: { run: async (spec) => (seen.push(Number(spec.prompt)), trace) } };
+    const tiers: EvalTiers = { mock: { run: async (spec) => {
+          seen.push(Number(spec.prompt));
+          return trace;
+        } } };
     const e = defineEval({ name: "per-trial", mock: ({ trial }) => ({ prompt: String(trial), script: { turns: [] } }), checks: [tool("Read")], trials: 3 });
     await runEvals([e], { tiers, progress: false });
     expect(seen.sort()).toEqual([0, 1, 2]);

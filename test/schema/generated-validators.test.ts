@@ -56,7 +56,7 @@ function withAt(value: unknown, at: readonly (string | number)[], to: unknown): 
 function paths(value: unknown, limit: number, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   if (out.length >= limit) return out;
   out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, limit, [...at, i], out));
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) paths(v, limit, [...at, i], out);
   else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) paths(v, limit, [...at, k], out);
   return out;
 }
