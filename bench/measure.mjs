@@ -70,7 +70,10 @@ if (process.argv[2] === "--heap") {
   };
   sample();
   const before = peak;
-  await p.measure({ run: async (i) => (i % 100 === 0 && sample(), trace), checks, trials: n, concurrency: 8, progress: false });
+  await p.measure({ run: async (i) => {
+    if (i % 100 === 0) sample();
+    return trace;
+  }, checks, trials: n, concurrency: 8, progress: false });
   sample();
   process.stdout.write(JSON.stringify({ n, before, peak }));
   process.exit(0);

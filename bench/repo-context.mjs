@@ -59,7 +59,9 @@ const cases = [
   ["gate, Bash `git status` in a clean repository (config files, PATH)", gate, payload("Bash", { command: "git status" }, join(repo, "src"))],
 ];
 const samples = cases.map(() => []);
-for (let round = 0; round < 21; round++) cases.forEach(([, args, input], i) => samples[i].push(spawnMs(args, input)));
+for (let round = 0; round < 21; round++) {
+  for (const [i, [, args, input]] of cases.entries()) samples[i].push(spawnMs(args, input));
+}
 const nodeMs = median(samples[0].slice(1));
 console.log("whole process, median of 20 interleaved rounds:");
 cases.forEach(([label], i) => {

@@ -51,7 +51,7 @@ writeFileSync(checksJson, JSON.stringify([{ kind: "notTool", name: "Write" }, { 
 
 // 2 and 3: promptfoo configs (JSON is valid YAML).
 const assertModule = `file://${join(root, "promptfoo/assert.mjs")}`;
-const bridged = (file) => [
+const bridged = () => [
   { type: "javascript", value: assertModule, config: { checks: [{ kind: "notTool", name: "Write" }] } },
   { type: "javascript", value: assertModule, config: { checks: [{ kind: "tool", name: "Bash" }] } },
 ];

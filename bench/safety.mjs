@@ -66,7 +66,12 @@ const timeUs = (fn, c) => {
 };
 const classify = (c) => p.classifyBash(c);
 const parse = (c) => parser.parse(c).delete();
-for (let w = 0; w < 3; w++) for (const c of COMMANDS) timeUs(classify, c), timeUs(parse, c);
+for (let w = 0; w < 3; w++) {
+  for (const c of COMMANDS) {
+    timeUs(classify, c);
+    timeUs(parse, c);
+  }
+}
 const classifyBase = baseClassify ? (c) => baseClassify(c) : undefined;
 if (classifyBase) for (let w = 0; w < 3; w++) for (const c of COMMANDS) timeUs(classifyBase, c);
 const perCommand = COMMANDS.map(() => []);

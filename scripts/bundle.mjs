@@ -44,7 +44,7 @@ function entryPoints(pkg) {
   for (const target of packageTargets(pkg)) {
     if (!target.endsWith(".js") && !target.endsWith(".mjs")) continue;
     if (target.startsWith(dist + path.sep)) entries.add(target);
-    else if (existsSync(target)) distImportsOf(target).forEach((e) => entries.add(e));
+    else if (existsSync(target)) for (const e of distImportsOf(target)) entries.add(e);
   }
   for (const entry of entries) {
     if (!existsSync(entry)) throw new Error(`bundle: ${path.relative(root, entry)} is a package entry but tsc did not write it; run \`npm run build\``);

@@ -30,7 +30,7 @@ async function main() {
   keys.forEach((key, i) => {
     // One ajv per schema, so each file holds only its own validator.
     const ajv = new Ajv({ ...checker.AJV_OPTIONS, code: { source: true } });
-    writeFileSync(path.join(out, `v${i}.cjs`), HEADER + standaloneCode.default(ajv, ajv.compile(JSON.parse(key))) + "\n");
+    writeFileSync(path.join(out, `v${i}.cjs`), `${HEADER + standaloneCode.default(ajv, ajv.compile(JSON.parse(key)))}\n`);
   });
   writeFileSync(path.join(out, "index.cjs"), `${HEADER}"use strict";\nexports.keys = ${JSON.stringify(keys)};\n`);
   console.log(`gen-validators: ${keys.length} schema validators -> ${path.relative(process.cwd(), out)}`);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, } from "../../src/errors/proctor-error.js";
 import { loadEvalFiles } from "../../src/eval/load.js";
 import { buildPromptfooConfig } from "../../reporters/promptfoo/export-config.js";
 import { parseCommandArgs } from "../args.js";

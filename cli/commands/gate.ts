@@ -8,7 +8,7 @@
  */
 import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { InvalidInputError, ProctorError, isProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, type ProctorError, isProctorError } from "../../src/errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { claudeCodeDialect, codexDialect } from "../../src/effects/dialect.js";

@@ -3,7 +3,7 @@
  * tools, answering a JSON verdict. It goes through the same claude binary as the agent (so the same
  * key, gateway and model settings), and runs against the mock model in tests like anything else.
  */
-import { ProctorError, RunError, InvalidInputError } from "../../src/errors/proctor-error.js";
+import { RunError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { JudgeFn, JudgeInput, JudgeVerdict } from "../../src/checks/judged.js";
 import { runEval } from "../eval/run-eval.js";
 

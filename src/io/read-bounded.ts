@@ -4,7 +4,7 @@
  * or a 100 MB single line costs a bounded amount of memory, never all of it.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { ProctorError, TranscriptError } from "../errors/proctor-error.js";
+import { TranscriptError } from "../errors/proctor-error.js";
 
 /** Caps for one file. */
 export interface ReadLimits {

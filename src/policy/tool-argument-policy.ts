@@ -8,7 +8,7 @@
  * an optional predicate over the call facts; predicate-free deny rules also answer the
  * advertise-time question "is this tool denied by name?".
  */
-import { ProctorError, ConfigError } from "../errors/proctor-error.js";
+import { ConfigError } from "../errors/proctor-error.js";
 
 /** The three legs of the lethal trifecta (Meta's "Rule of Two"). */
 export type TrifectaLeg = "untrusted-input" | "sensitive-data" | "external-side-effects";

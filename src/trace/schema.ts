@@ -1,6 +1,6 @@
 /** The Trace's JSON Schema, and `validateTrace` with precise errors (path + what was expected). */
 import { schemaChecker } from "../schema/schema-errors.js";
-import { ProctorError, TranscriptError } from "../errors/proctor-error.js";
+import { TranscriptError } from "../errors/proctor-error.js";
 import { DENIED_BY, TOOL_STATUSES, type Trace } from "./types.js";
 
 const str = { type: "string" } as const;

@@ -312,7 +312,7 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
     ...(deniedBy ? { deniedBy } : {}),
     ...(deniedBy === "hook" && c.denyingHook !== undefined ? { denyingHook: c.denyingHook } : {}),
     turn: c.turn,
-    ...(effects && effects.length ? { effects } : {}),
+    ...(effects?.length ? { effects } : {}),
   };
 }
 

@@ -59,7 +59,7 @@ function typeOnly(symbol: ts.Symbol, checker: ts.TypeChecker): boolean {
 }
 
 /** Every name an entry's .d.ts exports, with its kind and its declarations printed without comments. */
-export function apiOf(typesFile: string): ApiItem[] {
+function apiOf(typesFile: string): ApiItem[] {
   const program = ts.createProgram([typesFile], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: ["node"], skipLibCheck: true, noEmit: true });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(typesFile);

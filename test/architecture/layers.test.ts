@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(new URL("../..", import.meta.url).pathname);
 
 /** The one rule table: each room and the rooms it may import from (itself included). Packages are always allowed. */
-export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+const LAYERS: Readonly<Record<string, readonly string[]>> = {
   src: ["src"],
   "mock-model": ["mock-model", "src"],
   reporters: ["reporters", "src"],
@@ -21,14 +21,14 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   cli: ["cli", "harness", "mock-model", "reporters", "src"],
 };
 
-export interface ImportEdge {
+interface ImportEdge {
   /** The importing file, relative to the repository root. */
   readonly file: string;
   /** The specifier as written. */
   readonly specifier: string;
 }
 
-export interface Violation extends ImportEdge {
+interface Violation extends ImportEdge {
   readonly rule: string;
 }
 
@@ -39,7 +39,7 @@ function roomOf(path: string): string | undefined {
 }
 
 /** Every import edge that breaks the rule table, each naming its file, specifier and the rule. */
-export function layerViolations(edges: readonly ImportEdge[], layers: Readonly<Record<string, readonly string[]>> = LAYERS): Violation[] {
+function layerViolations(edges: readonly ImportEdge[], layers: Readonly<Record<string, readonly string[]>> = LAYERS): Violation[] {
   const out: Violation[] = [];
   for (const edge of edges) {
     const from = edge.file.split("/")[0];

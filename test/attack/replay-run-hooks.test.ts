@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { diffReplay } from "../../src/trace/replay-diff.js";
-import { type HookEvent } from "../../src/index.js";
+import type { HookEvent } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const hook = (name: string, blocked: boolean, callId?: string): HookEvent => ({ name, event: name.split(":")[0], exitCode: 0, outcome: "success", blocked, output: "", at: 0, ...(callId ? { callId } : {}) });

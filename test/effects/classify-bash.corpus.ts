@@ -530,10 +530,10 @@ export const UNDECIDABLE = [
   "while true; do ls; done",
   "select x in a; do ls; done",
   // hostile sizes: refused at once, never a throw
-  "ls " + "x".repeat(70_000),
-  "echo " + "$(".repeat(1000) + ")".repeat(1000),
-  "(".repeat(10_000) + "ls" + ")".repeat(10_000),
-  "ls" + " && ls".repeat(10_000),
+  `ls ${"x".repeat(70_000)}`,
+  `echo ${"$(".repeat(1000)}${")".repeat(1000)}`,
+  `${"(".repeat(10_000)}ls${")".repeat(10_000)}`,
+  `ls${" && ls".repeat(10_000)}`,
   // tree-sitter-bash misreadings, detected and refused
   "ls\n\\rm x",
   "ls -la ; ls -la |& ls -la | ls -la\nrm -rf x || ls -la",

@@ -1,6 +1,6 @@
 import { describe, expect as vexpect, it } from "vitest";
 import { matchArgs } from "../../src/match/arg-match.js";
-import { type ArgMatcher } from "../../src/index.js";
+import type { ArgMatcher } from "../../src/index.js";
 
 const input = {
   command: "git push origin main",

@@ -256,7 +256,6 @@ class Walk {
       } else if (field === "redirect" || child.type.endsWith("_redirect")) {
         this.redirect(child);
       } else if (!child.isNamed && SEPARATORS.has(child.type)) {
-        continue;
       } else {
         this.note(undecidable(`proctor does not analyse ${clip(child.text)} in a command`));
       }

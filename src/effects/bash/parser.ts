@@ -15,7 +15,6 @@
 import { createRequire } from "node:module";
 import type { Parser as TreeSitterParser } from "web-tree-sitter";
 import { InvalidInputError } from "../../errors/proctor-error.js";
-import { at } from "../../util/narrow.js";
 
 /**
  * The loaded parser lives on `globalThis` under a registered symbol, not in module state: a

@@ -70,7 +70,7 @@ function countTokens(text: string): number {
   return count;
 }
 
-const enum Kind {
+enum Kind {
   Command, // top level, or inside `$(…)`, `<(…)`, `>(…)`
   Double, // "…"
   Brace, // ${…}
