@@ -1,0 +1,56 @@
+/**
+ * The per-event readers give the Trace the single-loop parser gave: the recorded fixtures against
+ * golden Trace JSON written by the earlier code, and random line sequences built from the fixtures'
+ * lines (dropped, repeated, reordered, cut, damaged) against a frozen copy of the earlier parser.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
+import fc from "fast-check";
+import { describe, expect as vexpect, it } from "vitest";
+import { parseTranscript } from "../../src/index.js";
+import { parseCodexJsonl } from "../../harness/index.js";
+import { parseTranscript as parseTranscriptBefore } from "./before-readers/claude.js";
+import { parseCodexJsonl as parseCodexJsonlBefore } from "./before-readers/codex-trace.js";
+
+const dir = (rel: string) => new URL(rel, import.meta.url).pathname;
+const jsonl = (folder: string) => readdirSync(dir(folder)).filter((f) => f.endsWith(".jsonl")).map((f) => ({ name: basename(f, ".jsonl"), text: readFileSync(dir(folder) + f, "utf8") }));
+const claude = jsonl("../fixtures/transcripts/");
+const codex = jsonl("../codex/fixtures/");
+const golden = (name: string) => JSON.parse(readFileSync(dir(`./golden/${name}.trace.json`), "utf8"));
+/** Through JSON, as the golden files were written: undefined-valued keys drop out. */
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+describe("recorded fixtures read as the golden Trace JSON", () => {
+  for (const { name, text } of claude) it(name, () => vexpect(asJson(parseTranscript(text))).toEqual(golden(name)));
+  for (const { name, text } of codex) it(`codex ${name}`, () => vexpect(asJson(parseCodexJsonl(text, { cwd: "/work" }))).toEqual(golden(`codex-${name}`)));
+});
+
+/** Lines drawn from `pool`, some damaged: cut short, wrapped in an array, turned into prose, or blank. */
+function lineSequences(pool: readonly string[]) {
+  const line = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...pool) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...pool), fc.nat()).map(([l, n]) => l.slice(0, n % Math.max(1, l.length))) },
+    { weight: 1, arbitrary: fc.constantFrom("", "   ", "not json", "[1,2]", "42", "null", '{"type":7}', "{}", "[".repeat(600) + "]".repeat(600)) },
+  );
+  return fc.array(line, { maxLength: 60 }).map((ls) => ls.join("\n"));
+}
+
+describe("random line sequences read as the earlier parser read them", () => {
+  const claudeLines = claude.flatMap((f) => f.text.split("\n").filter(Boolean));
+  const codexLines = codex.flatMap((f) => f.text.split("\n").filter(Boolean));
+
+  it("claude stream-json", () => {
+    fc.assert(fc.property(lineSequences(claudeLines), (text) => {
+      vexpect(asJson(parseTranscript(text))).toEqual(asJson(parseTranscriptBefore(text)));
+    }), { numRuns: 300 });
+  });
+
+  it("codex exec --json", () => {
+    fc.assert(
+      fc.property(lineSequences(codexLines), fc.constantFrom(undefined, "/work"), (text, cwd) => {
+        vexpect(asJson(parseCodexJsonl(text, cwd ? { cwd } : {}))).toEqual(asJson(parseCodexJsonlBefore(text, cwd ? { cwd } : {})));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
