@@ -19,7 +19,7 @@ export interface SubagentLog {
   /** The dispatching Agent call's tool_use id (from `agent-<id>.meta.json`). */
   readonly toolUseId: string;
   readonly agentType?: string;
-  readonly text: string;
+  readonly text: EventText;
 }
 
 /** What a session log adds to the Trace's source. */
@@ -35,11 +35,17 @@ export interface ConvertedSession {
   readonly facts: SessionFacts;
 }
 
+/** The text of an EventText, or of its first `maxBytes` bytes. */
+function textOf(text: EventText, maxBytes = Number.POSITIVE_INFINITY): string {
+  if (typeof text === "string") return text;
+  return Buffer.from(text.buffer, text.byteOffset, Math.min(text.byteLength, maxBytes)).toString("utf8");
+}
+
 const LOG_TYPES = new Set(["user", "assistant", "attachment", "queue-operation", "last-prompt", "system", "summary"]);
 
 /** Does this text read as a session log (rather than `claude -p` stream-json)? Looks at the first event only. */
-export function isSessionLog(text: string): boolean {
-  for (const raw of text.split("\n", 20)) {
+export function isSessionLog(text: EventText): boolean {
+  for (const raw of textOf(text, 1 << 20).split("\n", 20)) {
     const line = raw.trim();
     if (line === "") continue;
     try {
@@ -52,11 +58,11 @@ export function isSessionLog(text: string): boolean {
   return false;
 }
 
-function parseLines(text: string, file: string): Json[] {
+function parseLines(text: EventText, file: string): Json[] {
   const out: Json[] = [];
-  const lines = text.split("\n");
+  const lines = textOf(text).split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
+    const line = (lines[i] as string).trim();
     if (line === "") continue;
     try {
       const value = JSON.parse(line) as unknown;
@@ -124,7 +130,7 @@ function addUsage(total: Usage, seen: Set<string>, e: Json): void {
  * just before the result of the Agent call that dispatched it, and a `result` event when the
  * session ended with the main agent's answer (its last message calls no tool).
  */
-export function convertSessionLog(mainText: string, subagents: readonly SubagentLog[] = [], file = "session log"): ConvertedSession {
+export function convertSessionLog(mainText: EventText, subagents: readonly SubagentLog[] = [], file = "session log"): ConvertedSession {
   const main = parseLines(mainText, file);
   const first = main.find((e) => typeof e.sessionId === "string" && e.type !== "queue-operation") ?? main.find((e) => typeof e.sessionId === "string");
   const sessionId = typeof first?.sessionId === "string" ? first.sessionId : "";
@@ -223,11 +229,14 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
   return { streamJson, facts };
 }
 
+/** A file's text, or its bytes (UTF-8) for readers that decode line by line. */
+export type EventText = string | Uint8Array;
+
 /** A transcript file's text, and — when it is a session log — its subagents' logs. */
-export interface TranscriptFiles {
+export interface TranscriptFiles<T extends EventText = string> {
   /** The file read (a session folder stands for `<folder>.jsonl`). */
   readonly file: string;
-  readonly text: string;
+  readonly text: T;
   /** Present exactly when `text` is a session log. */
   readonly subagents?: SubagentLog[];
 }
@@ -237,7 +246,7 @@ export interface TranscriptFiles {
  * (`<id>/` stands for `<id>.jsonl`, its subagents under `<id>/subagents/`). Each file is read once,
  * with `read` (the caller's bounded reader).
  */
-export function readTranscriptFiles(path: string, read: (file: string) => string): TranscriptFiles {
+export function readTranscriptFiles<T extends EventText = string>(path: string, read: (file: string) => T): TranscriptFiles<T> {
   const trimmed = path.replace(/\/+$/, "");
   const isFolder = existsSync(path) && statSync(path).isDirectory() && existsSync(`${trimmed}.jsonl`);
   const file = isFolder ? `${trimmed}.jsonl` : path;

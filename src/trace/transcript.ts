@@ -3,9 +3,9 @@
  * reading itself is `readers/claude.ts`; this module finds the input and keeps it bounded.
  */
 import { ProctorError } from "../errors/proctor-error.js";
-import { readEventFile } from "../io/read-bounded.js";
+import { readEventBytes } from "../io/read-bounded.js";
 import { NOT_A_TRANSCRIPT, parseClaudeStream } from "./readers/claude.js";
-import { convertSessionLog, isSessionLog, readTranscriptFiles, type SubagentLog } from "./session-log.js";
+import { convertSessionLog, isSessionLog, readTranscriptFiles, type EventText, type SubagentLog } from "./session-log.js";
 import type { Trace, TraceSource } from "./types.js";
 
 export { flattenContent, NOT_A_TRANSCRIPT } from "./readers/claude.js";
@@ -51,17 +51,17 @@ export function readTranscript(pathOrText: string, limits: TranscriptLimits = {}
   if (looksLikeText) return isSessionLog(pathOrText) ? parseSessionLog(pathOrText, []) : parseTranscript(pathOrText);
   const caps = { ...TRANSCRIPT_LIMITS, ...limits };
   const files = readTranscriptFiles(pathOrText, (file) =>
-    readEventFile(file, caps, {
+    readEventBytes(file, caps, {
       noun: "transcript",
       reader: "readTranscript",
       hint: "pass the path of a file written by `claude -p --output-format stream-json --verbose`, a Claude Code session log (or its session folder), or the transcript text itself",
     }),
   );
-  return files.subagents ? parseSessionLog(files.text, files.subagents, files.file) : parseTranscript(files.text);
+  return files.subagents ? parseSessionLog(files.text, files.subagents, files.file) : parseClaudeStream(files.text);
 }
 
 /** A session log (and its subagents' logs) as a Trace, with what only the log records. */
-export function parseSessionLog(main: string, subagents: readonly SubagentLog[], file?: string): Trace {
+export function parseSessionLog(main: EventText, subagents: readonly SubagentLog[], file?: string): Trace {
   const { streamJson, facts } = convertSessionLog(main, subagents, file);
   const trace = parseTranscript(streamJson);
   return { ...trace, source: { ...trace.source, ...facts } };

@@ -242,8 +242,8 @@ export function readMalformedLine(state: ClaudeReadState, raw: string, line: num
   if (raw.trimStart().startsWith("{")) state.events++;
 }
 
-/** Parse transcript text into a Trace. Never throws on content: problems land in `trace.errors`. */
-export function parseClaudeStream(text: string, options: { sourceKind?: TraceSource["kind"] } = {}): Trace {
+/** Parse transcript text (or its UTF-8 bytes) into a Trace. Never throws on content: problems land in `trace.errors`. */
+export function parseClaudeStream(text: string | Uint8Array, options: { sourceKind?: TraceSource["kind"] } = {}): Trace {
   const state = startClaudeRead(options.sourceKind);
   readJsonLines(text, {
     value: (event, line) => readClaudeEvent(state, event, line),

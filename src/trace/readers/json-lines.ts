@@ -13,22 +13,41 @@ export interface JsonLineSink {
   malformed(raw: string, line: number, why: string): void;
 }
 
-/** Feed every non-blank line of `text` to `sink`, in order. Never throws on content. */
-export function readJsonLines(text: string, sink: JsonLineSink): void {
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] as string;
-    if (raw.length === 0 || (isSpace(raw.charCodeAt(0)) && raw.trim().length === 0)) continue;
-    let value: unknown;
-    try {
-      if (findExcessDepth(raw) !== undefined) throw new Error(`it nests deeper than ${MAX_JSON_DEPTH} levels`);
-      value = JSON.parse(raw);
-    } catch (error) {
-      sink.malformed(raw, i + 1, (error as Error).message);
-      continue;
-    }
-    sink.value(value, i + 1);
+/**
+ * Feed every non-blank line of `text` to `sink`, in order. Never throws on content. Given the
+ * file's bytes, each line is decoded only when its turn comes: one non-ASCII character then
+ * makes only its own line a two-byte string (JSON.parse reads one-byte strings markedly faster),
+ * and no line outlives its parse.
+ */
+export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink): void {
+  if (typeof text === "string") {
+    const lines = text.split("\n");
+    for (let i = 0; i < lines.length; i++) readJsonLine(lines[i] as string, i + 1, sink);
+    return;
   }
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let line = 1;
+  let start = 0;
+  for (let end = bytes.indexOf(10); ; end = bytes.indexOf(10, start)) {
+    const stop = end === -1 ? bytes.length : end;
+    if (stop > start) readJsonLine(bytes.toString("utf8", start, stop), line, sink);
+    if (end === -1) return;
+    start = end + 1;
+    line++;
+  }
+}
+
+function readJsonLine(raw: string, line: number, sink: JsonLineSink): void {
+  if (raw.length === 0 || (isSpace(raw.charCodeAt(0)) && raw.trim().length === 0)) return;
+  let value: unknown;
+  try {
+    if (findExcessDepth(raw) !== undefined) throw new Error(`it nests deeper than ${MAX_JSON_DEPTH} levels`);
+    value = JSON.parse(raw);
+  } catch (error) {
+    sink.malformed(raw, line, (error as Error).message);
+    return;
+  }
+  sink.value(value, line);
 }
 
 /** Whether a line starting with `c` may be all whitespace (String#trim then decides); `{` never is. */
