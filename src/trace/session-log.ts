@@ -35,17 +35,28 @@ export interface ConvertedSession {
   readonly facts: SessionFacts;
 }
 
-/** The text of an EventText, or of its first `maxBytes` bytes. */
-function textOf(text: EventText, maxBytes = Number.POSITIVE_INFINITY): string {
+/** The text of an EventText. */
+function textOf(text: EventText): string {
+  return typeof text === "string" ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8");
+}
+
+/** The first `lines` lines of an EventText (decoding no more of the bytes than those). */
+function headOf(text: EventText, lines: number): string {
   if (typeof text === "string") return text;
-  return Buffer.from(text.buffer, text.byteOffset, Math.min(text.byteLength, maxBytes)).toString("utf8");
+  const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let end = -1;
+  for (let n = 0; n < lines; n++) {
+    end = bytes.indexOf(10, end + 1);
+    if (end === -1) return bytes.toString("utf8");
+  }
+  return bytes.toString("utf8", 0, end);
 }
 
 const LOG_TYPES = new Set(["user", "assistant", "attachment", "queue-operation", "last-prompt", "system", "summary"]);
 
 /** Does this text read as a session log (rather than `claude -p` stream-json)? Looks at the first event only. */
 export function isSessionLog(text: EventText): boolean {
-  for (const raw of textOf(text, 1 << 20).split("\n", 20)) {
+  for (const raw of headOf(text, 20).split("\n", 20)) {
     const line = raw.trim();
     if (line === "") continue;
     try {

@@ -25,32 +25,47 @@ describe("recorded fixtures read as the golden Trace JSON", () => {
   for (const { name, text } of codex) it(`codex ${name}`, () => vexpect(asJson(parseCodexJsonl(text, { cwd: "/work" }))).toEqual(golden(`codex-${name}`)));
 });
 
-/** Lines drawn from `pool`, some damaged: cut short, wrapped in an array, turned into prose, or blank. */
-function lineSequences(pool: readonly string[]) {
+const ODD = ["", "   ", "not json", "[1,2]", "42", "null", '{"type":7}', "{}", '{"type":"constructor"}', '{"type":"item.completed","item":{"type":"__proto__"}}'];
+const DEEP = "[".repeat(600) + "]".repeat(600);
+
+/** Lines drawn from `pool`, some damaged: cut short, turned into prose or other JSON, or blank. */
+function lineSequences(pool: readonly string[], odd: readonly string[]) {
   const line = fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom(...pool) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...pool), fc.nat()).map(([l, n]) => l.slice(0, n % Math.max(1, l.length))) },
-    { weight: 1, arbitrary: fc.constantFrom("", "   ", "not json", "[1,2]", "42", "null", '{"type":7}', "{}", "[".repeat(600) + "]".repeat(600)) },
+    { weight: 1, arbitrary: fc.constantFrom(...odd) },
   );
   return fc.array(line, { maxLength: 60 }).map((ls) => ls.join("\n"));
 }
 
 describe("random line sequences read as the earlier parser read them", () => {
+  // One change on purpose: a Codex line nesting deeper than the cap is now refused like a
+  // transcript's, so the Codex sequences leave such lines out (tested below).
   const claudeLines = claude.flatMap((f) => f.text.split("\n").filter(Boolean));
   const codexLines = codex.flatMap((f) => f.text.split("\n").filter(Boolean));
 
   it("claude stream-json", () => {
-    fc.assert(fc.property(lineSequences(claudeLines), (text) => {
+    fc.assert(fc.property(lineSequences(claudeLines, [...ODD, DEEP]), (text) => {
       vexpect(asJson(parseTranscript(text))).toEqual(asJson(parseTranscriptBefore(text)));
     }), { numRuns: 300 });
   });
 
   it("codex exec --json", () => {
     fc.assert(
-      fc.property(lineSequences(codexLines), fc.constantFrom(undefined, "/work"), (text, cwd) => {
+      fc.property(lineSequences(codexLines, ODD), fc.constantFrom(undefined, "/work"), (text, cwd) => {
         vexpect(asJson(parseCodexJsonl(text, cwd ? { cwd } : {}))).toEqual(asJson(parseCodexJsonlBefore(text, cwd ? { cwd } : {})));
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a Codex line nesting deeper than the cap", () => {
+  it("is a malformed line, and the rest is read", () => {
+    const text = `${codex[0]!.text.trim()}\n${DEEP}\n`;
+    const trace = parseCodexJsonl(text);
+    const line = text.trim().split("\n").length;
+    vexpect(trace.errors.filter((e) => e.kind === "malformed-line")).toEqual([{ kind: "malformed-line", line, message: `line ${line} is not JSON (it nests deeper than 512 levels); skipped, the rest was read` }]);
+    vexpect(trace.toolCalls).toEqual(parseCodexJsonl(codex[0]!.text).toolCalls);
   });
 });

@@ -13,16 +13,22 @@ export interface JsonLineSink {
   malformed(raw: string, line: number, why: string): void;
 }
 
+export interface JsonLineOptions {
+  /** Trim each line before parsing, so a parse error's position counts from its first non-blank character. */
+  readonly trim?: boolean;
+}
+
 /**
  * Feed every non-blank line of `text` to `sink`, in order. Never throws on content. Given the
  * file's bytes, each line is decoded only when its turn comes: one non-ASCII character then
  * makes only its own line a two-byte string (JSON.parse reads one-byte strings markedly faster),
  * and no line outlives its parse.
  */
-export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink): void {
+export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink, options: JsonLineOptions = {}): void {
+  const trim = options.trim === true;
   if (typeof text === "string") {
     const lines = text.split("\n");
-    for (let i = 0; i < lines.length; i++) readJsonLine(lines[i] as string, i + 1, sink);
+    for (let i = 0; i < lines.length; i++) readJsonLine(trim ? (lines[i] as string).trim() : (lines[i] as string), i + 1, sink);
     return;
   }
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
@@ -30,7 +36,10 @@ export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink): vo
   let start = 0;
   for (let end = bytes.indexOf(10); ; end = bytes.indexOf(10, start)) {
     const stop = end === -1 ? bytes.length : end;
-    if (stop > start) readJsonLine(bytes.toString("utf8", start, stop), line, sink);
+    if (stop > start) {
+      const raw = bytes.toString("utf8", start, stop);
+      readJsonLine(trim ? raw.trim() : raw, line, sink);
+    }
     if (end === -1) return;
     start = end + 1;
     line++;

@@ -3,10 +3,10 @@
  * tool calls the CLI reported (commands, patches, MCP calls, web searches, plans), in the order
  * they began, plus how the turn ended and what it cost.
  */
-import { SANDBOX_DENIAL } from "../../../mock-model/responses/output-status.js";
+const SANDBOX_DENIAL = /Read-only file system|Operation not permitted/;
 import { relativeToCwd } from "../../../src/trace/files-from-calls.js";
 import type { RunError, ToolCall, ToolStatus } from "../../../src/trace/types.js";
-import { unwrapShellCommand } from "../../../harness/codex/command.js";
+import { unwrapShellCommand } from "../../../src/trace/readers/codex-command.js";
 
 type Json = Record<string, any>;
 
