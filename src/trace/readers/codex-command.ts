@@ -19,7 +19,7 @@ export function splitShellWords(line: string): string[] | undefined {
     } else if (c === '"') {
       let j = i + 1;
       for (; j < line.length && line[j] !== '"'; j++) {
-        if (line[j] === "\\" && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1])) j++;
+        if (line[j] === "\\" && j + 1 < line.length && '"\\$`\n'.includes(line.charAt(j + 1))) j++;
         word += line[j];
       }
       if (j >= line.length) return undefined;
@@ -46,7 +46,7 @@ const SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh$/;
 
 /** `/bin/bash -lc '<script>'` → `<script>`; anything else is returned as it is. */
 export function unwrapShellCommand(command: string): string {
-  const words = splitShellWords(command.trim());
-  if (words && words.length === 3 && SHELL.test(words[0]) && /^-l?c$/.test(words[1])) return words[2];
+  const [shell, flag, script, ...rest] = splitShellWords(command.trim()) ?? [];
+  if (shell !== undefined && flag !== undefined && script !== undefined && rest.length === 0 && SHELL.test(shell) && /^-l?c$/.test(flag)) return script;
   return command;
 }
