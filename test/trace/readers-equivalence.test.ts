@@ -10,7 +10,12 @@ import { describe, expect as vexpect, it } from "vitest";
 import { parseTranscript } from "../../src/index.js";
 import { parseCodexJsonl } from "../../harness/index.js";
 import { parseTranscript as parseTranscriptBefore } from "./before-readers/claude.js";
-import { parseCodexJsonl as parseCodexJsonlBefore } from "./before-readers/codex-trace.js";
+import { parseCodexEvents as parseCodexEventsBefore } from "./before-readers/codex-events.js";
+import { buildCodexTrace } from "../../src/trace/readers/codex-trace.js";
+
+/** The Trace the earlier Codex parser's timeline gives (building the Trace from a timeline did not change). */
+const parseCodexJsonlBefore = (text: string, options: { cwd?: string }) =>
+  buildCodexTrace(parseCodexEventsBefore(text, options), undefined, options.cwd ? { source: { cwd: options.cwd } } : {});
 
 const dir = (rel: string) => new URL(rel, import.meta.url).pathname;
 const jsonl = (folder: string) => readdirSync(dir(folder)).filter((f) => f.endsWith(".jsonl")).map((f) => ({ name: basename(f, ".jsonl"), text: readFileSync(dir(folder) + f, "utf8") }));

@@ -1,13 +1,8 @@
 /**
- * Recorded transcripts → Trace. Reads `claude -p --output-format stream-json --verbose` output
- * (one JSON object per line). Tolerates line types it does not know (newer CLIs add them),
- * reports malformed lines by number without losing the rest, and marks a transcript without a
- * final `result` line as incomplete.
+ * The transcript parser as it was before the per-event readers, frozen: the oracle the
+ * equivalence property test compares the readers with. Not used by anything else.
  */
-import { ProctorError } from "../../../src/errors/proctor-error.js";
 import { findExcessDepth, MAX_JSON_DEPTH } from "../../../src/io/json-depth.js";
-import { readEventFile } from "../../../src/io/read-bounded.js";
-import { convertSessionLog, isSessionLog, readTranscriptFiles, type SubagentLog } from "../../../src/trace/session-log.js";
 import { interpretHookOutput } from "../../../src/hook/interpret.js";
 import { tieDenyingHooks } from "../../../src/trace/denying-hooks.js";
 import { filesFromCalls } from "../../../src/trace/files-from-calls.js";
@@ -44,17 +39,6 @@ const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
 
 /** The `trace.errors` kind of a text with no transcript event in it at all (notes, a log, an empty file). */
 export const NOT_A_TRANSCRIPT = "not-a-transcript";
-
-/**
- * Refuse a "transcript" that holds no transcript events: its Trace would be empty, and an empty
- * Trace is no evidence of anything. Throws TRANSCRIPT_UNREADABLE naming `where`.
- */
-export function requireTranscriptEvents(trace: Trace, where: string): Trace {
-  if (!trace.errors.some((e) => e.kind === NOT_A_TRANSCRIPT)) return trace;
-  throw new ProctorError("TRANSCRIPT_UNREADABLE", `${where} holds no transcript events: no line is a JSON object with a "type"`, {
-    detail: "  pass the stdout of `claude -p --output-format stream-json --verbose` (or a Trace JSON file where one is accepted)",
-  });
-}
 
 /** Tool-result content (a string or blocks) as text. */
 export function flattenContent(content: unknown): string {
@@ -325,43 +309,3 @@ function readUsage(result: Json): Usage | undefined {
   };
 }
 
-/** How much of a transcript file `readTranscript` reads before it refuses. */
-export interface TranscriptLimits {
-  /** The longest line (one stream-json event). @default 32 MiB */
-  readonly maxLineBytes?: number;
-  /** The whole file. @default 256 MiB */
-  readonly maxBytes?: number;
-}
-
-/** The default caps: far above a real run's transcript, far below what would exhaust memory. */
-export const TRANSCRIPT_LIMITS: Required<TranscriptLimits> = { maxLineBytes: 32 << 20, maxBytes: 256 << 20 };
-
-/**
- * Read a transcript from a file path, or parse it when given the text itself (anything with a
- * newline or starting with `{`). The file is read in chunks within `limits`, so a wrong file
- * (`/dev/zero`, a huge single line) fails fast with bounded memory. A missing, unreadable or
- * oversized file is a ProctorError naming the path (and the line).
- */
-export function readTranscript(pathOrText: string, limits: TranscriptLimits = {}): Trace {
-  if (typeof pathOrText !== "string") {
-    throw new ProctorError("INVALID_INPUT", `readTranscript: expected a transcript file path or the transcript text (a string); got ${pathOrText === null ? "null" : typeof pathOrText} ${String(pathOrText).slice(0, 40)}`);
-  }
-  const looksLikeText = pathOrText.includes("\n") || pathOrText.trimStart().startsWith("{");
-  if (looksLikeText) return isSessionLog(pathOrText) ? parseSessionLog(pathOrText, []) : parseTranscript(pathOrText);
-  const caps = { ...TRANSCRIPT_LIMITS, ...limits };
-  const files = readTranscriptFiles(pathOrText, (file) =>
-    readEventFile(file, caps, {
-      noun: "transcript",
-      reader: "readTranscript",
-      hint: "pass the path of a file written by `claude -p --output-format stream-json --verbose`, a Claude Code session log (or its session folder), or the transcript text itself",
-    }),
-  );
-  return files.subagents ? parseSessionLog(files.text, files.subagents, files.file) : parseTranscript(files.text);
-}
-
-/** A session log (and its subagents' logs) as a Trace, with what only the log records. */
-export function parseSessionLog(main: string, subagents: readonly SubagentLog[], file?: string): Trace {
-  const { streamJson, facts } = convertSessionLog(main, subagents, file);
-  const trace = parseTranscript(streamJson);
-  return { ...trace, source: { ...trace.source, ...facts } };
-}

@@ -1,53 +1,17 @@
 /**
- * `codex exec --json` events read into a timeline: the agent's messages and reasoning and the
- * tool calls the CLI reported (commands, patches, MCP calls, web searches, plans), in the order
- * they began, plus how the turn ended and what it cost.
+ * The Codex event parser as it was before the per-event readers, frozen: the oracle the
+ * equivalence property test compares the readers with. Not used by anything else.
  */
 const SANDBOX_DENIAL = /Read-only file system|Operation not permitted/;
 import { relativeToCwd } from "../../../src/trace/files-from-calls.js";
+import type { CodexEventOptions, CodexEvents, CodexUsage, TimelineEntry } from "../../../src/trace/readers/codex.js";
 import type { RunError, ToolCall, ToolStatus } from "../../../src/trace/types.js";
 import { unwrapShellCommand } from "../../../src/trace/readers/codex-command.js";
 
 type Json = Record<string, any>;
 
-/** The item type a reported call came from. */
-export type CallSource = "command_execution" | "file_change" | "mcp_tool_call" | "web_search" | "todo_list" | "model";
-
-export type TimelineEntry =
-  | { readonly type: "call"; readonly source: CallSource; readonly call: ToolCall }
-  | { readonly type: "message"; readonly text: string }
-  | { readonly type: "reasoning"; readonly text: string };
-
-/** Token counts as `turn.completed` reports them (summed over turns). */
-export interface CodexUsage {
-  readonly inputTokens: number;
-  readonly cachedInputTokens: number;
-  readonly cacheWriteInputTokens: number;
-  readonly outputTokens: number;
-  readonly reasoningOutputTokens: number;
-}
-
-export interface CodexEvents {
-  readonly entries: readonly TimelineEntry[];
-  readonly threadId?: string;
-  readonly usage?: CodexUsage;
-  /** How the last turn ended; undefined when the stream stopped first. */
-  readonly ended?: "completed" | "failed";
-  /** `turn.failed`'s message. */
-  readonly failure?: string;
-  /** Malformed lines, error events and error items. */
-  readonly errors: readonly RunError[];
-}
-
-export interface CodexEventOptions {
-  /** The run's cwd: file paths inside it are reported relative to it. */
-  readonly cwd?: string;
-  /** The name command executions get (the JSON stream doesn't say which tool ran them). @default "exec_command" */
-  readonly shellTool?: string;
-}
-
-/** The tool Codex runs shell commands with in current versions. */
-export const DEFAULT_SHELL_TOOL = "exec_command";
+type CallSource = TimelineEntry extends infer E ? (E extends { type: "call"; source: infer S } ? S : never) : never;
+const DEFAULT_SHELL_TOOL = "exec_command";
 
 const PATCH_KINDS: Record<string, string> = { add: "A", update: "M", delete: "D" };
 
