@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isProctorError } from "../../src/index.js";
 import { parseDataText, readDataFile } from "../../src/io/read-data-file.js";
+import { thrown } from "../helpers/thrown.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-data-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,14 +15,6 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("readDataFile", () => {
   it("reads JSON, JSON lines and YAML, by format or by the name's extension", () => {
