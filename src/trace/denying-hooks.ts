@@ -6,10 +6,10 @@ import type { HookEvent } from "./types.js";
 export interface PendingCall {
   readonly id: string;
   readonly name: string;
-  readonly result?: string;
-  readonly isError?: boolean;
+  readonly result?: string | undefined;
+  readonly isError?: boolean | undefined;
   /** Index into the hooks of the PreToolUse hook event that refused this call. */
-  denyingHook?: number;
+  denyingHook?: number | undefined;
 }
 
 /**

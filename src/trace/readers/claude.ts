@@ -20,12 +20,12 @@ interface ReadingCall {
   readonly name: string;
   readonly input: Record<string, unknown>;
   readonly agent: string;
-  agentType?: string | undefined;
-  result?: string;
-  isError?: boolean;
+  agentType: string | undefined;
+  result: string | undefined;
+  isError: boolean | undefined;
   readonly turn: number;
   /** Index into the hooks of the PreToolUse hook event that refused this call. */
-  denyingHook?: number;
+  denyingHook: number | undefined;
 }
 
 /** The assistant lines of one model message (the CLI writes one line per content block). */
@@ -48,8 +48,6 @@ interface StartedHook {
   readonly callId: string | undefined;
 }
 
-/** A hook event while reading, keyed by the CLI's hook id until the end. */
-type ReadingHook = HookEvent & { hookId?: string };
 
 /** Everything reading a transcript has gathered so far. */
 export interface ClaudeReadState {
@@ -61,8 +59,10 @@ export interface ClaudeReadState {
   readonly messages: Map<string, ModelMessage>;
   /** Subagent type per spawning call id. */
   readonly subagentTypes: Map<string, string>;
-  readonly hooks: ReadingHook[];
+  readonly hooks: HookEvent[];
   readonly startedHooks: Map<string, StartedHook>;
+  /** The hook ids that answered (a started hook that did not is pending when the run ends). */
+  readonly answeredHooks: Set<string>;
   readonly errors: RunError[];
   /** The final `result` line. */
   result: Json | undefined;
@@ -101,6 +101,7 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
     subagentTypes: new Map(),
     hooks: [],
     startedHooks: new Map(),
+    answeredHooks: new Set(),
     errors: [],
     result: undefined,
     syntheticError: undefined,
@@ -132,14 +133,18 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
 }
 
 function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
+  // Every field set here, in one order: calls keep one shape however they end.
   const call: ReadingCall = {
     id: String(block.id),
     name: String(block.name),
     input: typeof block.input === "object" && block.input !== null ? block.input : {},
     agent,
+    agentType: agent !== MAIN_AGENT ? state.subagentTypes.get(agent) : undefined,
+    result: undefined,
+    isError: undefined,
     turn,
+    denyingHook: undefined,
   };
-  if (agent !== MAIN_AGENT) call.agentType = state.subagentTypes.get(agent);
   if (SUBAGENT_TOOLS.has(call.name)) state.subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
   state.calls.push(call);
   state.callsById.set(call.id, call);
@@ -192,8 +197,8 @@ function readHookResponse(state: ClaudeReadState, event: Json): void {
   const stderr = typeof event.stderr === "string" ? event.stderr : "";
   const verdict = interpretHookOutput(exitCode, stdout, stderr);
   const callId = start?.callId ?? findHookCall(state, name);
+  state.answeredHooks.add(id);
   state.hooks.push({
-    hookId: id,
     name,
     event: String(event.hook_event ?? start?.event ?? name.split(":")[0]),
     exitCode,
@@ -320,11 +325,9 @@ export function finishTrace(state: ClaudeReadState): Trace {
 /** The hook events, with hooks that started but never answered (the run ended under them) as pending, each blocking one tied to the call it refused. */
 function settleHooks(state: ClaudeReadState): HookEvent[] {
   const hooks = state.hooks;
-  const answered = new Set(hooks.map((h) => h.hookId));
   for (const [id, h] of state.startedHooks) {
-    if (!answered.has(id)) hooks.push({ name: h.name, event: h.event, exitCode: null, outcome: "pending", blocked: false, output: "", at: h.at, ...(h.callId ? { callId: h.callId } : {}) });
+    if (!state.answeredHooks.has(id)) hooks.push({ name: h.name, event: h.event, exitCode: null, outcome: "pending", blocked: false, output: "", at: h.at, ...(h.callId ? { callId: h.callId } : {}) });
   }
-  for (const h of hooks) delete h.hookId;
   tieDenyingHooks(hooks, state.calls, state.callsById);
   return hooks;
 }
