@@ -218,13 +218,18 @@ function readResult(state: ClaudeReadState, event: Json): void {
   state.result = event;
 }
 
-/** Which reader takes a line: by `type`, and `type/subtype` for `system` lines. */
+/** Which reader takes a `system` line, by its `subtype`. */
+const SYSTEM_READERS: ReadonlyMap<string, LineReader> = new Map<string, LineReader>([
+  ["init", readInit],
+  ["hook_started", readHookStarted],
+  ["hook_response", readHookResponse],
+]);
+
+/** Which reader takes a line, by its `type`; other types carry nothing a check reads today. */
 const READERS: ReadonlyMap<string, LineReader> = new Map<string, LineReader>([
   ["assistant", readAssistant],
   ["user", readToolResults],
-  ["system/init", readInit],
-  ["system/hook_started", readHookStarted],
-  ["system/hook_response", readHookResponse],
+  ["system", (state, event, line) => SYSTEM_READERS.get(event.subtype)?.(state, event, line)],
   ["result", readResult],
 ]);
 
@@ -237,8 +242,7 @@ export function readClaudeEvent(state: ClaudeReadState, event: unknown, line: nu
   const type = (event as Json).type;
   if (typeof type !== "string") return;
   state.events++;
-  const reader = READERS.get(type === "system" ? `system/${(event as Json).subtype}` : type);
-  if (reader) reader(state, event as Json, line);
+  READERS.get(type)?.(state, event as Json, line);
 }
 
 /** Record a line that did not parse. A damaged event is still a sign of a transcript; prose or a log is not. */
@@ -382,19 +386,18 @@ function finishCall(c: ReadingCall, denials: ReadonlySet<string>): ToolCall {
     deniedBy = s.deniedBy;
     effects = s.effects;
   }
-  return {
-    id: c.id,
-    name: c.name,
-    input: c.input,
-    ...(c.result !== undefined ? { result: c.result } : {}),
-    status,
-    agent: c.agent,
-    ...(c.agentType ? { agentType: c.agentType } : {}),
-    ...(deniedBy ? { deniedBy } : {}),
-    ...(deniedBy === "hook" && c.denyingHook !== undefined ? { denyingHook: c.denyingHook } : {}),
-    turn: c.turn,
-    ...(effects && effects.length ? { effects } : {}),
-  };
+  // Built field by field, not with conditional spreads: this runs once per call, and the keys
+  // come out in the same order either way.
+  const out: Record<string, unknown> = { id: c.id, name: c.name, input: c.input };
+  if (c.result !== undefined) out.result = c.result;
+  out.status = status;
+  out.agent = c.agent;
+  if (c.agentType) out.agentType = c.agentType;
+  if (deniedBy) out.deniedBy = deniedBy;
+  if (deniedBy === "hook" && c.denyingHook !== undefined) out.denyingHook = c.denyingHook;
+  out.turn = c.turn;
+  if (effects && effects.length) out.effects = effects;
+  return out as unknown as ToolCall;
 }
 
 function readUsage(result: Json): Usage | undefined {
