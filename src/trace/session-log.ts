@@ -8,9 +8,9 @@
  * What only the log has is kept (start and end time, git branch, cwd, permission mode); what only
  * stream-json has is absent from a log-based Trace: hook events, the offered tool list, cost.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ProctorError } from "../errors/proctor-error.js";
+import { readDataFile } from "../io/read-data-file.js";
 
 type Json = Record<string, unknown>;
 
@@ -269,14 +269,8 @@ export function readTranscriptFiles<T extends EventText = string>(path: string, 
   if (existsSync(dir)) {
     for (const name of readdirSync(dir).filter((n) => /^agent-.+\.jsonl$/.test(n)).sort()) {
       const metaPath = join(dir, name.replace(/\.jsonl$/, ".meta.json"));
-      let meta: Json;
-      try {
-        meta = JSON.parse(readFileSync(metaPath, "utf8")) as Json;
-      } catch (error) {
-        throw new ProctorError("TRANSCRIPT_UNREADABLE", `cannot read ${metaPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-          detail: "  each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them",
-        });
-      }
+      const why = "each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them";
+      const meta = (readDataFile(metaPath, { format: "json", what: "the subagent's metadata", code: "TRANSCRIPT_UNREADABLE", ifMissing: why, hint: why }) ?? {}) as Json;
       if (typeof meta.toolUseId !== "string") continue; // not dispatched by an Agent call (e.g. compaction)
       subagents.push({ toolUseId: meta.toolUseId, ...(typeof meta.agentType === "string" ? { agentType: meta.agentType } : {}), text: read(join(dir, name)) });
     }
