@@ -28,14 +28,13 @@ function buildTranscript(targetBytes) {
   return out.join("\n") + "\n";
 }
 
-const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-"));
-try {
-  const file = join(tmp, "big.jsonl");
-  const text = buildTranscript(50 << 20);
-  writeFileSync(file, text);
-  const mb = Buffer.byteLength(text) / (1 << 20);
-  const gc = globalThis.gc ?? (() => {});
+/** The same events with every non-ASCII character written as a \u escape: the same JSON, one-byte text throughout. */
+const asAscii = (text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const gc = globalThis.gc ?? (() => {});
 
+/** readTranscript and the bare baseline on `file`, interleaved, 9 rounds each after a warm-up; medians in ms. */
+function measure(file) {
   const runs = {
     baseline: () => {
       let n = 0;
@@ -54,11 +53,21 @@ try {
       times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  const base = median(times.baseline);
-  const read = median(times.readTranscript);
-  const calls = readTranscript(file).toolCalls.length;
-  console.log(`transcript: ${mb.toFixed(1)} MB, ${calls} tool calls`);
+  return { base: median(times.baseline), read: median(times.readTranscript) };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-"));
+try {
+  const text = buildTranscript(50 << 20);
+  const mb = Buffer.byteLength(text) / (1 << 20);
+  const file = join(tmp, "big.jsonl");
+  const asciiFile = join(tmp, "big-ascii.jsonl");
+  writeFileSync(file, text);
+  writeFileSync(asciiFile, asAscii(text));
+  console.log(`transcript: ${mb.toFixed(1)} MB, ${readTranscript(file).toolCalls.length} tool calls`);
+  const ascii = measure(asciiFile);
+  console.log(`ASCII-only copy: read+split+JSON.parse median ${ascii.base.toFixed(0)} ms; readTranscript median ${ascii.read.toFixed(0)} ms; ratio ${(ascii.read / ascii.base).toFixed(2)}`);
+  const { base, read } = measure(file);
   console.log(`read+split+JSON.parse: median ${base.toFixed(0)} ms (${(mb / (base / 1000)).toFixed(0)} MB/s); readTranscript: median ${read.toFixed(0)} ms (${(mb / (read / 1000)).toFixed(0)} MB/s)`);
   console.log(`figure: readTranscript ÷ split+JSON.parse = ${(read / base).toFixed(2)} (goal ≤ 1.1)`);
 } finally {

@@ -3,11 +3,13 @@
  * golden Trace JSON written by the earlier code, and random line sequences built from the fixtures'
  * lines (dropped, repeated, reordered, cut, damaged) against a frozen copy of the earlier parser.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { basename } from "node:path";
 import fc from "fast-check";
 import { describe, expect as vexpect, it } from "vitest";
-import { parseTranscript } from "../../src/index.js";
+import { parseTranscript, readTranscript } from "../../src/index.js";
 import { parseCodexJsonl } from "../../harness/index.js";
 import { parseTranscript as parseTranscriptBefore } from "./before-readers/claude.js";
 import { parseCodexEvents as parseCodexEventsBefore } from "./before-readers/codex-events.js";
@@ -73,4 +75,23 @@ describe("a Codex line nesting deeper than the cap", () => {
     vexpect(trace.errors.filter((e) => e.kind === "malformed-line")).toEqual([{ kind: "malformed-line", line, message: `line ${line} is not JSON (it nests deeper than 512 levels); skipped, the rest was read` }]);
     vexpect(trace.toolCalls).toEqual(parseCodexJsonl(codex[0]!.text).toolCalls);
   });
+});
+
+describe("reading a file gives what parsing its text gives", () => {
+  // Files are decoded line by line when they hold non-ASCII, whole when they don't: both ways.
+  const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  for (const { name, text } of claude) {
+    it(name, () => {
+      const dirPath = mkdtempSync(join(tmpdir(), "proctor-readers-"));
+      try {
+        for (const variant of [text, escaped(text), `${text}\n\n  \n${text.slice(0, 100)}`]) {
+          const file = join(dirPath, "t.jsonl");
+          writeFileSync(file, variant);
+          vexpect(readTranscript(file)).toEqual(parseTranscript(variant));
+        }
+      } finally {
+        rmSync(dirPath, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -3,6 +3,7 @@
  * each line's nesting capped before JSON.parse, and a line that does not parse handed back with
  * its 1-based number instead of stopping the read.
  */
+import { isAscii } from "node:buffer";
 import { findExcessDepth, MAX_JSON_DEPTH } from "../../io/json-depth.js";
 
 /** Where the loop hands each line. */
@@ -20,12 +21,14 @@ export interface JsonLineOptions {
 
 /**
  * Feed every non-blank line of `text` to `sink`, in order. Never throws on content. Given the
- * file's bytes, each line is decoded only when its turn comes: one non-ASCII character then
- * makes only its own line a two-byte string (JSON.parse reads one-byte strings markedly faster),
- * and no line outlives its parse.
+ * file's bytes with some non-ASCII in them, each line is decoded only when its turn comes: one
+ * non-ASCII character then makes only its own line a two-byte string (JSON.parse reads one-byte
+ * strings markedly faster), and no line outlives its parse.
  */
 export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink, options: JsonLineOptions = {}): void {
   const trim = options.trim === true;
+  // All-ASCII bytes decode to one one-byte string whose lines split off as cheap slices.
+  if (typeof text !== "string" && isAscii(text)) text = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("latin1");
   if (typeof text === "string") {
     const lines = text.split("\n");
     for (let i = 0; i < lines.length; i++) readJsonLine(trim ? (lines[i] as string).trim() : (lines[i] as string), i + 1, sink);
