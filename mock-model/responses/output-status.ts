@@ -3,7 +3,10 @@
  * the only record of calls its own event stream leaves out (commands its policy rejected, writes
  * the sandbox refused, calls to tools that don't exist).
  */
+import { SANDBOX_DENIAL } from "../../src/trace/readers/codex.js";
 import type { ToolStatus } from "../../src/trace/types.js";
+
+export { SANDBOX_DENIAL };
 
 export interface OutputVerdict {
   readonly status: ToolStatus;
@@ -13,8 +16,6 @@ export interface OutputVerdict {
 
 /** The CLI's policy, approval settings or sandbox refused the call. */
 const REFUSED = /\bRejected\(|\brejected: |rejected by user approval settings|requires approval, but approval policy is never|blocked by (?:the )?[\w-]+ sandbox|\bcommands are not permitted\b/i;
-/** The sandbox stopped a command that tried to write outside the workspace. */
-export const SANDBOX_DENIAL = /Read-only file system|Operation not permitted/;
 /** No such tool, or arguments the CLI could not parse. */
 const INVALID = /^(?:unsupported (?:custom )?call\b|unsupported call:|failed to parse function arguments|unknown tool\b)/i;
 

@@ -2,21 +2,13 @@
  * Scripts are validated when they are loaded — from a JSON/YAML file or from code — and every
  * problem is reported with the path of the bad field (`turns[2].tools[0].input: must be object`).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { ConfigError } from "../../src/errors/proctor-error.js";
+import { ConfigError, ProctorError } from "../../src/errors/proctor-error.js";
+import { parseDataText, readDataFile } from "../../src/io/read-data-file.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { encodeValue, isRegexJSON } from "../../src/match/codec.js";
 import type { Script } from "./types.js";
 import { asArray, asRecord } from "../../src/util/narrow.js";
-
-const require = createRequire(import.meta.url);
-
-/** The YAML parser, loaded only for a YAML script: it costs ~50 ms and JSON scripts never need it. */
-function parseYaml(text: string): unknown {
-  return (require("yaml") as typeof import("yaml")).parse(text);
-}
 
 const str = { type: "string" } as const;
 const count = { type: "integer", minimum: 0 } as const;
@@ -143,22 +135,15 @@ export function validateScript(value: unknown, source = "script"): Script {
 
 /** Parse script text (JSON, or YAML for `.yaml`/`.yml` names) and validate it. */
 export function parseScript(text: string, source = "script"): Script {
-  let value: unknown;
-  try {
-    value = /\.ya?ml$/i.test(source) ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError("SCRIPT_INVALID", `${source} does not parse: ${(error as Error).message}`, { cause: error });
-  }
-  return validateScript(value, source);
+  return validateScript(parseDataText(text, source, { format: scriptFormat(source), code: "SCRIPT_INVALID" }), source);
 }
 
 /** Read and validate a script file (`.json`, `.yaml`, `.yml`). */
 export function loadScript(path: string): Script {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError("SCRIPT_INVALID", `cannot read script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
-  return parseScript(text, path);
+  return validateScript(readDataFile(path, { format: scriptFormat(path), what: "script", code: "SCRIPT_INVALID" }), path);
+}
+
+/** YAML for `.yaml`/`.yml` names (its parser loaded only then: it costs ~50 ms), else JSON. */
+function scriptFormat(name: string): "json" | "yaml" {
+  return /\.ya?ml$/i.test(name) ? "yaml" : "json";
 }

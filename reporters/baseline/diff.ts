@@ -3,7 +3,7 @@
  * Fisher's exact test per check, Holm's adjustment, the verdicts — are measure's compareReports;
  * this only pairs the reports up and says which evals could not be compared.
  */
-import { compareReports, type CompareOptions, type ReportComparison } from "../../src/measure/compare-reports.js";
+import { compareReports, type CheckComparison, type CompareOptions, type ReportComparison } from "../../src/measure/compare-reports.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { validateBaseline, type Baseline } from "./format.js";
@@ -21,12 +21,8 @@ export interface EvalDiff {
   readonly note: string;
 }
 
-/** One check that regressed. */
-export interface Regression {
-  readonly eval: string;
-  readonly label: string;
-  readonly note: string;
-}
+/** One check that regressed: its comparison's label and note, and the eval it belongs to. */
+export type Regression = Pick<CheckComparison, "label" | "note"> & { readonly eval: string };
 
 /** What changed between a baseline and the current reports. */
 export interface BaselineDiff {

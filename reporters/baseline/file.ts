@@ -1,11 +1,10 @@
 /** Reading and writing baseline files: sorted keys and two-space indent, so a baseline's git diff shows only what changed. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { InvalidInputError, ReportError } from "../../src/errors/proctor-error.js";
-import { refuseDeepJson } from "../../src/io/json-depth.js";
-import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
+import { InvalidInputError, ProctorError } from "../../src/errors/proctor-error.js";
+import { readDataFile } from "../../src/io/read-data-file.js";
 import type { CheckReport } from "../../src/measure/types.js";
-import { createBaseline, parseBaseline, validateBaseline, type Baseline } from "./format.js";
+import { createBaseline, validateBaseline, type Baseline } from "./format.js";
 
 /** Recursively copy `value` with object keys in sorted order (arrays keep their order). */
 export function sortKeys(value: unknown): unknown {
@@ -30,18 +29,13 @@ export function stringifySorted(value: unknown): string {
 
 /** Read and validate a baseline file (older format versions migrated or refused, never misread). */
 export function readBaseline(file: string): Baseline {
-  let text: string;
-  try {
-    text = readTextWithin(file, JSON_FILE_LIMITS);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ReportError("BASELINE_INVALID", `cannot read the baseline ${file}: ${code ?? (error as Error).message}`, {
-      ...(code === "ENOENT" ? { detail: "  create it with `proctor baseline --update FILE REPORT.json…` or `proctor run --baseline FILE --update-baseline`" } : {}),
-      cause: error,
-    });
-  }
-  refuseDeepJson(text, `the baseline ${file}`);
-  return parseBaseline(text, file);
+  const value = readDataFile(file, {
+    format: "json",
+    what: "the baseline",
+    code: "BASELINE_INVALID",
+    ifMissing: "create it with `proctor baseline --update FILE REPORT.json…` or `proctor run --baseline FILE --update-baseline`",
+  });
+  return validateBaseline(value, file);
 }
 
 /** Write a baseline (from reports or a Baseline), validated first; keys sorted. Returns what was written. */

@@ -131,6 +131,31 @@ export class RunError extends ProctorError {
   }
 }
 
+/** Which class raises each code a caller may pass along as data (a reader told which code to use). */
+export type DataErrorCode = InvalidInputError["code"] | TranscriptError["code"] | ConfigError["code"] | ReportError["code"];
+
+/**
+ * The error of the class that owns `code`, for code that is handed the code to raise (the data
+ * file reader raises `SCRIPT_INVALID` for a script, `BASELINE_INVALID` for a baseline).
+ */
+export function errorForCode(code: DataErrorCode, shortMessage: string, options?: ProctorErrorOptions): ProctorError {
+  switch (code) {
+    case "INVALID_INPUT":
+    case "SHELL_PARSER_NOT_LOADED":
+      return new InvalidInputError(code, shortMessage, options);
+    case "TRANSCRIPT_UNREADABLE":
+    case "INVALID_TRACE":
+      return new TranscriptError(code, shortMessage, options);
+    case "POLICY_INVALID":
+    case "SCRIPT_INVALID":
+    case "NO_API_KEY":
+      return new ConfigError(code, shortMessage, options);
+    case "REPORT_INVALID":
+    case "BASELINE_INVALID":
+      return new ReportError(code, shortMessage, options);
+  }
+}
+
 /** The message of an unknown thrown value, for wrapping a dependency's error. */
 export function messageOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -3,7 +3,7 @@
  * error naming the line as soon as one line or the whole file passes its cap — so `/dev/zero`
  * or a 100 MB single line costs a bounded amount of memory, never all of it.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { TranscriptError } from "../errors/proctor-error.js";
 
 /** Caps for one file. */
@@ -32,17 +32,28 @@ export const JSON_FILE_LIMITS: ReadLimits = { maxLineBytes: Number.POSITIVE_INFI
 
 const CHUNK = 1 << 20;
 
-/** The file's text, read in chunks within `limits`. Throws ReadOverflowError at a cap, and fs errors (ENOENT, EISDIR …) as they are. */
+/**
+ * The file's text, read within `limits`. Throws ReadOverflowError at a cap, and fs errors (ENOENT,
+ * EISDIR …) as they are. A regular file is read in one buffer its size (capped), so a large file
+ * costs what readFileSync does; devices, pipes and growing files go on in 1 MiB chunks.
+ */
 export function readTextWithin(file: string, limits: ReadLimits): string {
+  return readBytesWithin(file, limits).toString("utf8");
+}
+
+/** The file's bytes, read within `limits` like readTextWithin: for readers that decode line by line. */
+export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
   const fd = openSync(file, "r");
   try {
-    const buffer = Buffer.allocUnsafe(CHUNK);
+    const size = fstatSync(fd).size;
     const parts: Buffer[] = [];
     let total = 0;
     let line = 1;
     let lineBytes = 0;
     for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
+      const want = parts.length === 0 && size > 0 ? Math.min(size, limits.maxBytes) + 1 : CHUNK;
+      const buffer = Buffer.allocUnsafe(want);
+      const n = readSync(fd, buffer, 0, want, null);
       if (n === 0) break;
       total += n;
       const view = buffer.subarray(0, n);
@@ -56,9 +67,10 @@ export function readTextWithin(file: string, limits: ReadLimits): string {
       lineBytes += n - start;
       if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
       if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line }, limits);
-      parts.push(Buffer.from(view));
+      parts.push(view);
     }
-    return Buffer.concat(parts).toString("utf8");
+    const [only] = parts;
+    return parts.length === 1 && only ? only : Buffer.concat(parts, total);
   } finally {
     closeSync(fd);
   }
@@ -84,8 +96,17 @@ export interface EventFileNames {
  * the file (and the line, at a cap) and what to do.
  */
 export function readEventFile(file: string, limits: ReadLimits, names: EventFileNames): string {
+  return namingFailures(file, limits, names, readTextWithin);
+}
+
+/** readEventFile's bytes undecoded, for readers that decode line by line. */
+export function readEventBytes(file: string, limits: ReadLimits, names: EventFileNames): Buffer {
+  return namingFailures(file, limits, names, readBytesWithin);
+}
+
+function namingFailures<T>(file: string, limits: ReadLimits, names: EventFileNames, read: (file: string, limits: ReadLimits) => T): T {
   try {
-    return readTextWithin(file, limits);
+    return read(file, limits);
   } catch (error) {
     if (error instanceof ReadOverflowError) {
       const { kind, line } = error.overflow;

@@ -1,5 +1,6 @@
 /** The CheckReport's JSON Schema, and `validateCheckReport`/`parseCheckReport` with path-precise errors. */
-import { ReportError } from "../errors/proctor-error.js";
+import { ProctorError, ReportError } from "../errors/proctor-error.js";
+import { parseDataText } from "../io/read-data-file.js";
 import { schemaChecker } from "../schema/schema-errors.js";
 import { REPORT_VERSION, type CheckReport } from "./types.js";
 
@@ -122,22 +123,11 @@ export function validateCheckReport(value: unknown, root = "report"): CheckRepor
 
 /** JSON text → a validated CheckReport; `source` names the file in errors. */
 export function parseCheckReport(text: string, source = "report"): CheckReport {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`, { cause: error });
-  }
-  return validateCheckReport(value, source);
+  return validateCheckReport(parseDataText(text, source, { code: "REPORT_INVALID" }), source);
 }
 
 /** JSON text holding one CheckReport or an array of them (what `proctor run --json` writes). */
 export function parseCheckReports(text: string, source = "report"): CheckReport[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ReportError("REPORT_INVALID", `${source} is not JSON: ${(error as Error).message}`, { cause: error });
-  }
+  const value = parseDataText(text, source, { code: "REPORT_INVALID" });
   return Array.isArray(value) ? value.map((r, i) => validateCheckReport(r, `${source}[${i}]`)) : [validateCheckReport(value, source)];
 }

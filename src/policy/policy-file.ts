@@ -6,8 +6,8 @@
  * Validated by hand rather than with ajv: the gate loads this on every tool call, and ajv costs
  * ~85 ms per process to import and compile. Every problem is reported with the path of its field.
  */
-import { readFile } from "node:fs/promises";
-import { ProctorError, ConfigError } from "../errors/proctor-error.js";
+import { ConfigError, ProctorError } from "../errors/proctor-error.js";
+import { parseDataText, readDataFile } from "../io/read-data-file.js";
 import { isPlainObject, matchArgs, type ArgMatcher } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
 import { regexFromData } from "../match/linear-regexp.js";
@@ -164,28 +164,10 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
 
 /** Parse policy text: JSON when it looks like JSON (or `format` says so), else YAML (loaded only then). */
 export async function parsePolicyText(text: string, source = "policy", format?: "json" | "yaml"): Promise<PolicyFile> {
-  const json = format === "json" || (format === undefined && /^\s*[{[]/.test(text));
-  let value: unknown;
-  try {
-    if (json) value = JSON.parse(text);
-    else {
-      const { parse } = await import("yaml");
-      value = parse(text);
-    }
-  } catch (error) {
-    throw new ConfigError("POLICY_INVALID", `${source}: not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message}`, { cause: error });
-  }
-  return parsePolicy(value, source);
+  return parsePolicy(parseDataText(text, source, { format: format ?? "auto", code: "POLICY_INVALID" }), source);
 }
 
 /** Read and validate a policy file (`.json`, `.yaml` or `.yml`). */
 export async function readPolicyFile(path: string): Promise<PolicyFile> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new ConfigError("POLICY_INVALID", `cannot read policy file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
-  const format = /\.json$/i.test(path) ? "json" : /\.ya?ml$/i.test(path) ? "yaml" : undefined;
-  return parsePolicyText(text, path, format);
+  return parsePolicy(readDataFile(path, { what: "policy file", code: "POLICY_INVALID" }), path);
 }

@@ -7,10 +7,10 @@ import { at } from "../util/narrow.js";
 export interface PendingCall {
   readonly id: string;
   readonly name: string;
-  readonly result?: string;
-  readonly isError?: boolean;
+  readonly result?: string | undefined;
+  readonly isError?: boolean | undefined;
   /** Index into the hooks of the PreToolUse hook event that refused this call. */
-  denyingHook?: number;
+  denyingHook?: number | undefined;
 }
 
 /**
@@ -25,12 +25,27 @@ export function tieDenyingHooks(hooks: HookEvent[], calls: readonly PendingCall[
   };
   const free = (c: PendingCall | undefined): c is PendingCall => c !== undefined && c.isError === true && c.denyingHook === undefined;
   const leftover: number[] = [];
+  // A call passed over for one (tool, reason) stays passed over — results don't change and a
+  // claimed call stays claimed — so each pair resumes where it stopped: linear, not calls × hooks.
+  const resumeAt = new Map<string, number>();
   hooks.forEach((h, i) => {
     if (!h.blocked || h.event !== "PreToolUse") return;
     const colon = h.name.indexOf(":");
     const toolName = colon === -1 ? undefined : h.name.slice(colon + 1);
     const reason = interpretHookOutput(h.exitCode, h.stdout ?? "", h.stderr ?? "").reason?.trim();
-    const call = reason ? calls.find((c) => free(c) && (toolName === undefined || c.name === toolName) && c.result?.includes(reason)) : undefined;
+    let call: PendingCall | undefined;
+    if (reason) {
+      const pair = JSON.stringify([toolName ?? null, reason]);
+      let next = resumeAt.get(pair) ?? 0;
+      for (; next < calls.length; next++) {
+        const c = calls[next];
+        if (free(c) && (toolName === undefined || c.name === toolName) && c.result?.includes(reason)) {
+          call = c;
+          break;
+        }
+      }
+      resumeAt.set(pair, next);
+    }
     if (call) claim(i, call);
     else leftover.push(i);
   });

@@ -8,9 +8,9 @@
  * What only the log has is kept (start and end time, git branch, cwd, permission mode); what only
  * stream-json has is absent from a log-based Trace: hook events, the offered tool list, cost.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { TranscriptError } from "../errors/proctor-error.js";
+import { readDataFile } from "../io/read-data-file.js";
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ export interface SubagentLog {
   /** The dispatching Agent call's tool_use id (from `agent-<id>.meta.json`). */
   readonly toolUseId: string;
   readonly agentType?: string;
-  readonly text: string;
+  readonly text: EventText;
 }
 
 /** What a session log adds to the Trace's source. */
@@ -35,11 +35,28 @@ export interface ConvertedSession {
   readonly facts: SessionFacts;
 }
 
+/** The text of an EventText. */
+function textOf(text: EventText): string {
+  return typeof text === "string" ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8");
+}
+
+/** The first `lines` lines of an EventText (decoding no more of the bytes than those). */
+function headOf(text: EventText, lines: number): string {
+  if (typeof text === "string") return text;
+  const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let end = -1;
+  for (let n = 0; n < lines; n++) {
+    end = bytes.indexOf(10, end + 1);
+    if (end === -1) return bytes.toString("utf8");
+  }
+  return bytes.toString("utf8", 0, end);
+}
+
 const LOG_TYPES = new Set(["user", "assistant", "attachment", "queue-operation", "last-prompt", "system", "summary"]);
 
 /** Does this text read as a session log (rather than `claude -p` stream-json)? Looks at the first event only. */
-export function isSessionLog(text: string): boolean {
-  for (const raw of text.split("\n", 20)) {
+export function isSessionLog(text: EventText): boolean {
+  for (const raw of headOf(text, 20).split("\n", 20)) {
     const line = raw.trim();
     if (line === "") continue;
     try {
@@ -52,11 +69,11 @@ export function isSessionLog(text: string): boolean {
   return false;
 }
 
-function parseLines(text: string, file: string): Json[] {
+function parseLines(text: EventText, file: string): Json[] {
   const out: Json[] = [];
-  const lines = text.split("\n");
-  for (const [i, raw] of lines.entries()) {
-    const line = raw.trim();
+  const lines = textOf(text).split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
     if (line === "") continue;
     try {
       const value = JSON.parse(line) as unknown;
@@ -124,7 +141,7 @@ function addUsage(total: Usage, seen: Set<string>, e: Json): void {
  * just before the result of the Agent call that dispatched it, and a `result` event when the
  * session ended with the main agent's answer (its last message calls no tool).
  */
-export function convertSessionLog(mainText: string, subagents: readonly SubagentLog[] = [], file = "session log"): ConvertedSession {
+export function convertSessionLog(mainText: EventText, subagents: readonly SubagentLog[] = [], file = "session log"): ConvertedSession {
   const main = parseLines(mainText, file);
   const first = main.find((e) => typeof e.sessionId === "string" && e.type !== "queue-operation") ?? main.find((e) => typeof e.sessionId === "string");
   const sessionId = typeof first?.sessionId === "string" ? first.sessionId : "";
@@ -226,11 +243,14 @@ export function convertSessionLog(mainText: string, subagents: readonly Subagent
   return { streamJson, facts };
 }
 
+/** A file's text, or its bytes (UTF-8) for readers that decode line by line. */
+export type EventText = string | Uint8Array;
+
 /** A transcript file's text, and — when it is a session log — its subagents' logs. */
-export interface TranscriptFiles {
+export interface TranscriptFiles<T extends EventText = string> {
   /** The file read (a session folder stands for `<folder>.jsonl`). */
   readonly file: string;
-  readonly text: string;
+  readonly text: T;
   /** Present exactly when `text` is a session log. */
   readonly subagents?: SubagentLog[];
 }
@@ -240,7 +260,7 @@ export interface TranscriptFiles {
  * (`<id>/` stands for `<id>.jsonl`, its subagents under `<id>/subagents/`). Each file is read once,
  * with `read` (the caller's bounded reader).
  */
-export function readTranscriptFiles(path: string, read: (file: string) => string): TranscriptFiles {
+export function readTranscriptFiles<T extends EventText = string>(path: string, read: (file: string) => T): TranscriptFiles<T> {
   const trimmed = path.replace(/\/+$/, "");
   const isFolder = existsSync(path) && statSync(path).isDirectory() && existsSync(`${trimmed}.jsonl`);
   const file = isFolder ? `${trimmed}.jsonl` : path;
@@ -252,15 +272,8 @@ export function readTranscriptFiles(path: string, read: (file: string) => string
   if (existsSync(dir)) {
     for (const name of readdirSync(dir).filter((n) => /^agent-.+\.jsonl$/.test(n)).sort()) {
       const metaPath = join(dir, name.replace(/\.jsonl$/, ".meta.json"));
-      let meta: Json;
-      try {
-        meta = JSON.parse(readFileSync(metaPath, "utf8")) as Json;
-      } catch (error) {
-        throw new TranscriptError("TRANSCRIPT_UNREADABLE", `cannot read ${metaPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-          cause: error,
-          detail: "  each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them",
-        });
-      }
+      const why = "each subagent log agent-<id>.jsonl needs its agent-<id>.meta.json beside it, as Claude Code writes them";
+      const meta = (readDataFile(metaPath, { format: "json", what: "the subagent's metadata", code: "TRANSCRIPT_UNREADABLE", ifMissing: why, hint: why }) ?? {}) as Json;
       if (typeof meta.toolUseId !== "string") continue; // not dispatched by an Agent call (e.g. compaction)
       subagents.push({ toolUseId: meta.toolUseId, ...(typeof meta.agentType === "string" ? { agentType: meta.agentType } : {}), text: read(join(dir, name)) });
     }

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
 import { describe, expect as vexpect, it } from "vitest";
 import { readCodexJsonl } from "../../harness/index.js";
-import { unwrapShellCommand, splitShellWords } from "../../harness/codex/command.js";
+import { unwrapShellCommand, splitShellWords } from "../../src/trace/readers/codex-command.js";
 import { parseCodexEvents } from "../../harness/codex/events.js";
 import { mergeModelCalls, patchChanges } from "../../harness/codex/merge.js";
 import { buildCodexTrace } from "../../harness/codex/trace.js";

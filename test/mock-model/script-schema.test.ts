@@ -67,7 +67,7 @@ describe("script validation", () => {
 
   it("reports unreadable and unparsable files by name", () => {
     expect(() => loadScript(path.join(dir, "missing.json"))).toThrow(/cannot read script .*missing\.json: ENOENT/);
-    expect(() => parseScript("turns: [", "bad.yaml")).toThrow(/^bad\.yaml does not parse/);
+    expect(() => parseScript("turns: [", "bad.yaml")).toThrow(/^bad\.yaml is not YAML: /);
     expect(() => parseScript(JSON.stringify({ turns: [], subagents: [{ prompt: { $regex: "(" }, turns: [] }] }), "re.json")).toThrow(/subagents\[0\]\.prompt: bad RegExp/);
   });
 });

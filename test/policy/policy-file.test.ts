@@ -99,8 +99,8 @@ describe("policy files", () => {
 
   it("rejects unreadable and unparsable files, naming them", async () => {
     await expect(readPolicyFile(join(dir, "missing.yaml"))).rejects.toThrow(/cannot read policy file .*missing\.yaml: ENOENT/);
-    await expect(readPolicyFile(file("bad.json", "{ rules: "))).rejects.toThrow(/bad\.json: not valid JSON/);
-    await expect(readPolicyFile(file("bad.yaml", "rules: [\n  - {"))).rejects.toThrow(/bad\.yaml: not valid YAML/);
+    await expect(readPolicyFile(file("bad.json", "{ rules: "))).rejects.toThrow(/bad\.json is not JSON: .*\(line 1, column 3\)/);
+    await expect(readPolicyFile(file("bad.yaml", "rules: [\n  - {"))).rejects.toThrow(/bad\.yaml is not YAML: .*line 2/);
     await expect(readPolicyFile(file("list.yaml", "- a\n- b\n"))).rejects.toThrow(/a policy must be an object/);
   });
 });

@@ -8,18 +8,10 @@ import { findExcessDepth, parseJsonWithinDepth } from "../../src/io/json-depth.j
 import { encodeValue } from "../../src/match/codec.js";
 import { stringifySorted } from "../../reporters/baseline/file.js";
 import { readCodexJsonl } from "../../harness/index.js";
+import { thrown } from "../helpers/thrown.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-bounded-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("readTranscript within caps", () => {
   it("names the line that passes the line cap, and says what to do", () => {

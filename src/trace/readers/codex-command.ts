@@ -20,7 +20,7 @@ export function splitShellWords(line: string): string[] | undefined {
       let j = i + 1;
       for (; j < line.length && line[j] !== '"'; j++) {
         if (line[j] === "\\" && j + 1 < line.length && '"\\$`\n'.includes(line.charAt(j + 1))) j++;
-        word += line.charAt(j);
+        word += line[j];
       }
       if (j >= line.length) return undefined;
       inWord = true;
@@ -46,8 +46,7 @@ const SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh$/;
 
 /** `/bin/bash -lc '<script>'` → `<script>`; anything else is returned as it is. */
 export function unwrapShellCommand(command: string): string {
-  const words = splitShellWords(command.trim());
-  const [shell, flag, script] = words ?? [];
-  if (words && words.length === 3 && shell !== undefined && flag !== undefined && script !== undefined && SHELL.test(shell) && /^-l?c$/.test(flag)) return script;
+  const [shell, flag, script, ...rest] = splitShellWords(command.trim()) ?? [];
+  if (shell !== undefined && flag !== undefined && script !== undefined && rest.length === 0 && SHELL.test(shell) && /^-l?c$/.test(flag)) return script;
   return command;
 }

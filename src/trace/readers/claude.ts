@@ -1,0 +1,415 @@
+/**
+ * `claude -p --output-format stream-json --verbose` output → Trace. Each event kind has one small
+ * reader over one explicit state; `READERS` says which reader takes which line, and `finishTrace`
+ * turns the state into the Trace once every line is read. Unknown line types are skipped (newer
+ * CLIs add them), malformed lines are reported by number without losing the rest, and a
+ * transcript without a final `result` line is marked incomplete.
+ */
+import { interpretHookOutput } from "../../hook/interpret.js";
+import { tieDenyingHooks } from "../denying-hooks.js";
+import { filesFromCalls } from "../files-from-calls.js";
+import { toolResultStatus } from "../result-status.js";
+import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../types.js";
+import { readJsonLines } from "./json-lines.js";
+
+type Json = Record<string, any>;
+
+/** A tool call while the transcript is read: its result arrives on a later line. */
+interface ReadingCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly agent: string;
+  agentType: string | undefined;
+  result: string | undefined;
+  isError: boolean | undefined;
+  readonly turn: number;
+  /** Index into the hooks of the PreToolUse hook event that refused this call. */
+  denyingHook: number | undefined;
+}
+
+/** The assistant lines of one model message (the CLI writes one line per content block). */
+interface ModelMessage {
+  readonly id: string;
+  readonly agent: string;
+  readonly texts: string[];
+  callsTool: boolean;
+  readonly synthetic: boolean;
+  /** Tool calls made before this message. */
+  readonly at: number;
+  /** 1-based number of this model message over the run. */
+  readonly turn: number;
+}
+
+interface StartedHook {
+  readonly name: string;
+  readonly event: string;
+  readonly at: number;
+  readonly callId: string | undefined;
+}
+
+
+/** Everything reading a transcript has gathered so far. */
+export interface ClaudeReadState {
+  source: TraceSource;
+  readonly calls: ReadingCall[];
+  readonly callsById: Map<string, ReadingCall>;
+  /** Calls per tool name, in order: what a `PreToolUse:Write` hook is about is found here. */
+  readonly callsByName: Map<string, ReadingCall[]>;
+  readonly messages: Map<string, ModelMessage>;
+  /** Subagent type per spawning call id. */
+  readonly subagentTypes: Map<string, string>;
+  readonly hooks: HookEvent[];
+  readonly startedHooks: Map<string, StartedHook>;
+  /** The hook ids that answered (a started hook that did not is pending when the run ends). */
+  readonly answeredHooks: Set<string>;
+  readonly errors: RunError[];
+  /** The final `result` line. */
+  result: Json | undefined;
+  /** What a synthetic (CLI-written) assistant message said: the last words of a cut-off run. */
+  syntheticError: string | undefined;
+  /** Lines that were transcript events (or damaged ones). */
+  events: number;
+}
+
+/** Reads one line of one event kind into the state; `line` is 1-based. */
+type LineReader = (state: ClaudeReadState, event: Json, line: number) => void;
+
+/** The tools that start a subagent. */
+const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
+
+/** The `trace.errors` kind of a text with no transcript event in it at all (notes, a log, an empty file). */
+export const NOT_A_TRANSCRIPT = "not-a-transcript";
+
+/** Tool-result content (a string or blocks) as text. */
+export function flattenContent(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? "" : JSON.stringify(content);
+  return content
+    .map((b: Json) => (b?.type === "text" ? String(b.text ?? "") : b?.type === "image" ? "[image]" : JSON.stringify(b)))
+    .join("\n");
+}
+
+/** A state to read a transcript into. */
+export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): ClaudeReadState {
+  return {
+    source: { kind },
+    calls: [],
+    callsById: new Map(),
+    callsByName: new Map(),
+    messages: new Map(),
+    subagentTypes: new Map(),
+    hooks: [],
+    startedHooks: new Map(),
+    answeredHooks: new Set(),
+    errors: [],
+    result: undefined,
+    syntheticError: undefined,
+    events: 0,
+  };
+}
+
+/** `assistant`: one content block of a model message — text, thinking, or a tool call. */
+function readAssistant(state: ClaudeReadState, event: Json, line: number): void {
+  const msg: Json = event.message ?? {};
+  const agent: string = event.parent_tool_use_id ?? MAIN_AGENT;
+  const id: string = msg.id ?? `line-${line}`;
+  let message = state.messages.get(id);
+  if (!message) {
+    message = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: state.calls.length, turn: state.messages.size + 1 };
+    state.messages.set(id, message);
+  }
+  const content: unknown = msg.content;
+  if (Array.isArray(content)) {
+    for (const block of content) {
+      if (block?.type === "text" && typeof block.text === "string") message.texts.push(block.text);
+      else if (block?.type === "tool_use") {
+        message.callsTool = true;
+        addCall(state, block, agent, message.turn);
+      }
+    }
+  }
+  if (message.synthetic && message.texts.length > 0) state.syntheticError = message.texts.join("");
+}
+
+function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
+  // Every field set here, in one order: calls keep one shape however they end.
+  const call: ReadingCall = {
+    id: String(block.id),
+    name: String(block.name),
+    input: typeof block.input === "object" && block.input !== null ? block.input : {},
+    agent,
+    agentType: agent !== MAIN_AGENT ? state.subagentTypes.get(agent) : undefined,
+    result: undefined,
+    isError: undefined,
+    turn,
+    denyingHook: undefined,
+  };
+  if (SUBAGENT_TOOLS.has(call.name)) state.subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
+  state.calls.push(call);
+  state.callsById.set(call.id, call);
+  const named = state.callsByName.get(call.name);
+  if (named) named.push(call);
+  else state.callsByName.set(call.name, [call]);
+}
+
+/** `user`: tool results, each paired with its call by id. */
+function readToolResults(state: ClaudeReadState, event: Json): void {
+  const content = event.message?.content;
+  if (!Array.isArray(content)) return;
+  for (const block of content) {
+    if (block?.type !== "tool_result") continue;
+    const call = state.callsById.get(String(block.tool_use_id));
+    if (!call) continue;
+    call.result = flattenContent(block.content);
+    call.isError = block.is_error === true;
+  }
+}
+
+/** `system/init`: the CLI, model, cwd and tools of the run. */
+function readInit(state: ClaudeReadState, event: Json): void {
+  state.source = {
+    kind: state.source.kind,
+    ...(typeof event.claude_code_version === "string" ? { agentVersion: event.claude_code_version } : {}),
+    ...(typeof event.session_id === "string" ? { sessionId: event.session_id } : {}),
+    ...(typeof event.model === "string" ? { model: event.model } : {}),
+    ...(typeof event.cwd === "string" ? { cwd: event.cwd } : {}),
+    ...(typeof event.permissionMode === "string" ? { permissionMode: event.permissionMode } : {}),
+    ...(Array.isArray(event.tools) ? { tools: event.tools.map(String) } : {}),
+    ...(Array.isArray(event.mcp_servers) ? { mcpServers: event.mcp_servers.map((s: Json) => ({ name: String(s.name), status: String(s.status) })) } : {}),
+    ...(Array.isArray(event.plugins) ? { plugins: event.plugins.map((p: Json) => ({ name: String(p?.name ?? ""), path: String(p?.path ?? "") })) } : {}),
+  };
+}
+
+/** `system/hook_started`: a hook began; where it sits on the timeline and which call it is about. */
+function readHookStarted(state: ClaudeReadState, event: Json): void {
+  const name = String(event.hook_name ?? event.hook_event ?? "");
+  state.startedHooks.set(String(event.hook_id), { name, event: String(event.hook_event ?? name.split(":")[0]), at: state.calls.length, callId: findHookCall(state, name) });
+}
+
+/** `system/hook_response`: a hook answered; what it said and whether it blocked. */
+function readHookResponse(state: ClaudeReadState, event: Json): void {
+  const id = String(event.hook_id);
+  const start = state.startedHooks.get(id);
+  const name = String(event.hook_name ?? start?.name ?? "");
+  const exitCode = typeof event.exit_code === "number" ? event.exit_code : null;
+  const stdout = typeof event.stdout === "string" ? event.stdout : "";
+  const stderr = typeof event.stderr === "string" ? event.stderr : "";
+  const verdict = interpretHookOutput(exitCode, stdout, stderr);
+  const callId = start?.callId ?? findHookCall(state, name);
+  state.answeredHooks.add(id);
+  state.hooks.push({
+    name,
+    event: String(event.hook_event ?? start?.event ?? name.split(":")[0]),
+    exitCode,
+    outcome: String(event.outcome ?? (exitCode === 0 ? "success" : "error")),
+    blocked: verdict.blocked,
+    ...(verdict.decision ? { decision: verdict.decision } : {}),
+    output: typeof event.output === "string" ? event.output : stdout + stderr,
+    stdout,
+    stderr,
+    ...(callId ? { callId } : {}),
+    at: start?.at ?? state.calls.length,
+  });
+}
+
+/** `result`: how the run ended, what it cost. */
+function readResult(state: ClaudeReadState, event: Json): void {
+  state.result = event;
+}
+
+/** Which reader takes a `system` line, by its `subtype`. */
+const SYSTEM_READERS: ReadonlyMap<string, LineReader> = new Map<string, LineReader>([
+  ["init", readInit],
+  ["hook_started", readHookStarted],
+  ["hook_response", readHookResponse],
+]);
+
+/** Which reader takes a line, by its `type`; other types carry nothing a check reads today. */
+const READERS: ReadonlyMap<string, LineReader> = new Map<string, LineReader>([
+  ["assistant", readAssistant],
+  ["user", readToolResults],
+  ["system", (state, event, line) => SYSTEM_READERS.get(event.subtype)?.(state, event, line)],
+  ["result", readResult],
+]);
+
+/** Read one parsed line into the state. */
+export function readClaudeEvent(state: ClaudeReadState, event: unknown, line: number): void {
+  if (typeof event !== "object" || event === null) {
+    state.errors.push({ kind: "malformed-line", line, message: `line ${line} is not a JSON object; skipped, the rest was read` });
+    return;
+  }
+  const type = (event as Json).type;
+  if (typeof type !== "string") return;
+  state.events++;
+  READERS.get(type)?.(state, event as Json, line);
+}
+
+/** Record a line that did not parse. A damaged event is still a sign of a transcript; prose or a log is not. */
+export function readMalformedLine(state: ClaudeReadState, raw: string, line: number, why: string): void {
+  state.errors.push({ kind: "malformed-line", line, message: `line ${line} is not JSON (${why}); skipped, the rest was read` });
+  if (raw.trimStart().startsWith("{")) state.events++;
+}
+
+/** Parse transcript text (or its UTF-8 bytes) into a Trace. Never throws on content: problems land in `trace.errors`. */
+export function parseClaudeStream(text: string | Uint8Array, options: { sourceKind?: TraceSource["kind"] } = {}): Trace {
+  const state = startClaudeRead(options.sourceKind);
+  readJsonLines(text, {
+    value: (event, line) => readClaudeEvent(state, event, line),
+    malformed: (raw, line, why) => readMalformedLine(state, raw, line, why),
+  });
+  return finishTrace(state);
+}
+
+/** The call a `PreToolUse:Write`-style hook is about: the latest Write still waiting for its result, else the latest Write. */
+function findHookCall(state: ClaudeReadState, hookName: string): string | undefined {
+  const colon = hookName.indexOf(":");
+  if (colon === -1) return undefined;
+  const named = state.callsByName.get(hookName.slice(colon + 1));
+  if (!named) return undefined;
+  for (let i = named.length - 1; i >= 0; i--) if (named[i]?.result === undefined) return named[i]?.id;
+  return named[named.length - 1]?.id;
+}
+
+/** The Trace of everything read. */
+export function finishTrace(state: ClaudeReadState): Trace {
+  const { calls, result, errors, source } = state;
+  const hooks = settleHooks(state);
+  const denials = new Set<string>((Array.isArray(result?.permission_denials) ? (result.permission_denials as Json[]) : []).map((d) => String(d?.tool_use_id)));
+  const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials));
+  const { subagents, skills } = readSpawns(state, toolCalls);
+
+  const replies: Reply[] = [];
+  for (const m of state.messages.values()) {
+    if (m.agent !== MAIN_AGENT || m.callsTool || m.synthetic) continue;
+    const text = m.texts.join("");
+    if (text.trim()) replies.push({ text, messageId: m.id, at: m.at });
+  }
+
+  let outcome: RunOutcome | undefined;
+  let usage: Usage | undefined;
+  if (result) {
+    outcome = {
+      subtype: String(result.subtype ?? "unknown"),
+      isError: result.is_error === true,
+      ...(typeof result.stop_reason === "string" ? { stopReason: result.stop_reason } : {}),
+      ...(typeof result.api_error_status === "number" ? { apiErrorStatus: result.api_error_status } : {}),
+    };
+    usage = readUsage(result);
+    if (outcome.isError) errors.push(resultError(result, outcome));
+  } else {
+    if (state.events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: 'no line is a transcript event (a JSON object with a "type", or a damaged one); this is not claude stream-json output' });
+    errors.push({
+      kind: "incomplete",
+      message: state.syntheticError
+        ? `the transcript has no final result line; the last thing the CLI said was ${JSON.stringify(state.syntheticError.slice(0, 200))}`
+        : "the transcript has no final result line: the run was killed, crashed or cut off",
+    });
+  }
+
+  const ids = new Set(toolCalls.map((c) => c.id));
+  return {
+    version: 1,
+    source,
+    complete: result !== undefined,
+    ...(outcome ? { outcome } : {}),
+    toolCalls,
+    subagents,
+    skills,
+    hooks: hooks.map((h) => (h.callId && !ids.has(h.callId) ? withoutCallId(h) : h)),
+    replies,
+    ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
+    ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),
+    ...(usage ? { usage } : {}),
+    files: filesFromCalls(toolCalls, source.cwd),
+    errors,
+  };
+}
+
+/** The hook events, with hooks that started but never answered (the run ended under them) as pending, each blocking one tied to the call it refused. */
+function settleHooks(state: ClaudeReadState): HookEvent[] {
+  const hooks = state.hooks;
+  for (const [id, h] of state.startedHooks) {
+    if (!state.answeredHooks.has(id)) hooks.push({ name: h.name, event: h.event, exitCode: null, outcome: "pending", blocked: false, output: "", at: h.at, ...(h.callId ? { callId: h.callId } : {}) });
+  }
+  tieDenyingHooks(hooks, state.calls, state.callsById);
+  return hooks;
+}
+
+function withoutCallId(hook: HookEvent): HookEvent {
+  const { callId: _, ...rest } = hook;
+  return rest;
+}
+
+/** The subagents the Agent/Task calls started, with the calls each made, and the skills activated. */
+function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { subagents: SubagentRun[]; skills: SkillActivation[] } {
+  const byAgent = new Map<string, number[]>();
+  toolCalls.forEach((c, i) => {
+    const own = byAgent.get(c.agent);
+    if (own) own.push(i);
+    else byAgent.set(c.agent, [i]);
+  });
+  const subagents: SubagentRun[] = [];
+  const skills: SkillActivation[] = [];
+  toolCalls.forEach((c, i) => {
+    if (SUBAGENT_TOOLS.has(c.name)) {
+      subagents.push({
+        id: c.id,
+        type: state.subagentTypes.get(c.id) ?? "general-purpose",
+        ...(typeof c.input.description === "string" ? { description: c.input.description } : {}),
+        prompt: typeof c.input.prompt === "string" ? c.input.prompt : "",
+        calls: [...(byAgent.get(c.id) ?? [])],
+        ...(c.result !== undefined ? { output: c.result } : {}),
+        status: c.status,
+      });
+    } else if (c.name === "Skill" && typeof c.input.skill === "string") {
+      skills.push({ name: c.input.skill, callIndex: i, agent: c.agent, status: c.status });
+    }
+  });
+  return { subagents, skills };
+}
+
+/** The error a failed `result` line stands for. A lost connection has no status but is an API error all the same ("API Error: Connection …"). */
+function resultError(result: Json, outcome: RunOutcome): RunError {
+  const detail = typeof result.result === "string" && result.result ? result.result : Array.isArray(result.errors) ? result.errors.join("; ") : outcome.subtype;
+  return { kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail };
+}
+
+function finishCall(c: ReadingCall, denials: ReadonlySet<string>): ToolCall {
+  let status: ToolStatus;
+  let deniedBy: ToolCall["deniedBy"];
+  let effects: readonly unknown[] | undefined;
+  if (c.result === undefined) status = "pending";
+  else {
+    const s = toolResultStatus(c.result, c.isError === true, { listed: denials.has(c.id), hookBlocked: c.denyingHook !== undefined });
+    status = s.status;
+    deniedBy = s.deniedBy;
+    effects = s.effects;
+  }
+  // Built field by field, not with conditional spreads: this runs once per call, and the keys
+  // come out in the same order either way.
+  const out: Record<string, unknown> = { id: c.id, name: c.name, input: c.input };
+  if (c.result !== undefined) out.result = c.result;
+  out.status = status;
+  out.agent = c.agent;
+  if (c.agentType) out.agentType = c.agentType;
+  if (deniedBy) out.deniedBy = deniedBy;
+  if (deniedBy === "hook" && c.denyingHook !== undefined) out.denyingHook = c.denyingHook;
+  out.turn = c.turn;
+  if (effects && effects.length) out.effects = effects;
+  return out as unknown as ToolCall;
+}
+
+function readUsage(result: Json): Usage | undefined {
+  const u = result.usage;
+  if (typeof u !== "object" || u === null) return undefined;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return {
+    ...(typeof result.total_cost_usd === "number" && Number.isFinite(result.total_cost_usd) ? { costUsd: result.total_cost_usd } : {}),
+    ...(typeof result.duration_ms === "number" && Number.isFinite(result.duration_ms) ? { durationMs: result.duration_ms } : {}),
+    inputTokens: n(u.input_tokens),
+    outputTokens: n(u.output_tokens),
+    cacheCreationTokens: n(u.cache_creation_input_tokens),
+    cacheReadTokens: n(u.cache_read_input_tokens),
+  };
+}

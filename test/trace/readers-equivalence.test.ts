@@ -1,0 +1,97 @@
+/**
+ * The per-event readers give the Trace the single-loop parser gave: the recorded fixtures against
+ * golden Trace JSON written by the earlier code, and random line sequences built from the fixtures'
+ * lines (dropped, repeated, reordered, cut, damaged) against a frozen copy of the earlier parser.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { basename } from "node:path";
+import fc from "fast-check";
+import { describe, expect as vexpect, it } from "vitest";
+import { parseTranscript, readTranscript } from "../../src/index.js";
+import { parseCodexJsonl } from "../../harness/index.js";
+import { parseTranscript as parseTranscriptBefore } from "./before-readers/claude.js";
+import { parseCodexEvents as parseCodexEventsBefore } from "./before-readers/codex-events.js";
+import { buildCodexTrace } from "../../src/trace/readers/codex-trace.js";
+
+/** The Trace the earlier Codex parser's timeline gives (building the Trace from a timeline did not change). */
+const parseCodexJsonlBefore = (text: string, options: { cwd?: string }) =>
+  buildCodexTrace(parseCodexEventsBefore(text, options), undefined, options.cwd ? { source: { cwd: options.cwd } } : {});
+
+const dir = (rel: string) => new URL(rel, import.meta.url).pathname;
+const jsonl = (folder: string) => readdirSync(dir(folder)).filter((f) => f.endsWith(".jsonl")).map((f) => ({ name: basename(f, ".jsonl"), text: readFileSync(dir(folder) + f, "utf8") }));
+const claude = jsonl("../fixtures/transcripts/");
+const codex = jsonl("../codex/fixtures/");
+const golden = (name: string) => JSON.parse(readFileSync(dir(`./golden/${name}.trace.json`), "utf8"));
+/** Through JSON, as the golden files were written: undefined-valued keys drop out. */
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+describe("recorded fixtures read as the golden Trace JSON", () => {
+  for (const { name, text } of claude) it(name, () => vexpect(asJson(parseTranscript(text))).toEqual(golden(name)));
+  for (const { name, text } of codex) it(`codex ${name}`, () => vexpect(asJson(parseCodexJsonl(text, { cwd: "/work" }))).toEqual(golden(`codex-${name}`)));
+});
+
+const ODD = ["", "   ", "not json", "[1,2]", "42", "null", '{"type":7}', "{}", '{"type":"constructor"}', '{"type":"item.completed","item":{"type":"__proto__"}}'];
+const DEEP = "[".repeat(600) + "]".repeat(600);
+
+/** Lines drawn from `pool`, some damaged: cut short, turned into prose or other JSON, or blank. */
+function lineSequences(pool: readonly string[], odd: readonly string[]) {
+  const line = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...pool) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...pool), fc.nat()).map(([l, n]) => l.slice(0, n % Math.max(1, l.length))) },
+    { weight: 1, arbitrary: fc.constantFrom(...odd) },
+  );
+  return fc.array(line, { maxLength: 60 }).map((ls) => ls.join("\n"));
+}
+
+describe("random line sequences read as the earlier parser read them", () => {
+  // One change on purpose: a Codex line nesting deeper than the cap is now refused like a
+  // transcript's, so the Codex sequences leave such lines out (tested below).
+  const claudeLines = claude.flatMap((f) => f.text.split("\n").filter(Boolean));
+  const codexLines = codex.flatMap((f) => f.text.split("\n").filter(Boolean));
+
+  it("claude stream-json", () => {
+    fc.assert(fc.property(lineSequences(claudeLines, [...ODD, DEEP]), (text) => {
+      vexpect(asJson(parseTranscript(text))).toEqual(asJson(parseTranscriptBefore(text)));
+    }), { numRuns: 300 });
+  });
+
+  it("codex exec --json", () => {
+    fc.assert(
+      fc.property(lineSequences(codexLines, ODD), fc.constantFrom(undefined, "/work"), (text, cwd) => {
+        vexpect(asJson(parseCodexJsonl(text, cwd ? { cwd } : {}))).toEqual(asJson(parseCodexJsonlBefore(text, cwd ? { cwd } : {})));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("a Codex line nesting deeper than the cap", () => {
+  it("is a malformed line, and the rest is read", () => {
+    const text = `${codex[0]!.text.trim()}\n${DEEP}\n`;
+    const trace = parseCodexJsonl(text);
+    const line = text.trim().split("\n").length;
+    vexpect(trace.errors.filter((e) => e.kind === "malformed-line")).toEqual([{ kind: "malformed-line", line, message: `line ${line} is not JSON (it nests deeper than 512 levels); skipped, the rest was read` }]);
+    vexpect(trace.toolCalls).toEqual(parseCodexJsonl(codex[0]!.text).toolCalls);
+  });
+});
+
+describe("reading a file gives what parsing its text gives", () => {
+  // Files are decoded line by line when they hold non-ASCII, whole when they don't: both ways.
+  const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  for (const { name, text } of claude) {
+    it(name, () => {
+      const dirPath = mkdtempSync(join(tmpdir(), "proctor-readers-"));
+      try {
+        for (const variant of [text, escaped(text), `${text}\n\n  \n${text.slice(0, 100)}`]) {
+          const file = join(dirPath, "t.jsonl");
+          writeFileSync(file, variant);
+          vexpect(readTranscript(file)).toEqual(parseTranscript(variant));
+        }
+      } finally {
+        rmSync(dirPath, { recursive: true, force: true });
+      }
+    });
+  }
+});
