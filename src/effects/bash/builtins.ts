@@ -46,10 +46,13 @@ function setVerdict(args: readonly Arg[]): BashVerdict {
 }
 
 function shoptVerdict(args: readonly Arg[]): BashVerdict {
-  const values = args.map((a) => a.value);
-  if (values.some((v) => v === undefined)) return undecidable("`shopt` with an argument computed at run time");
-  const flags = values.filter((v) => v!.startsWith("-")) as string[];
-  const names = values.filter((v) => !v!.startsWith("-")) as string[];
+  const values: string[] = [];
+  for (const a of args) {
+    if (a.value === undefined) return undecidable("`shopt` with an argument computed at run time");
+    values.push(a.value);
+  }
+  const flags = values.filter((v) => v.startsWith("-"));
+  const names = values.filter((v) => !v.startsWith("-"));
   const changes = flags.some((f) => /[su]/.test(f));
   if (flags.some((f) => !/^-[supqo]+$/.test(f))) return undecidable(`\`shopt ${flags.join(" ")}\` is not modelled`);
   if (!changes) return readOnly("shopt prints shell options");

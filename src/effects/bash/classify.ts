@@ -66,16 +66,19 @@ class Walk {
   statement(node: ShellNode): void {
     switch (node.type) {
       case "list":
-        return this.list(node);
+        this.list(node);
+        return;
       case "program":
       case "pipeline":
       case "subshell":
       case "negated_command":
       case "command_substitution":
-        return this.children(node);
+        this.children(node);
+        return;
       case "compound_statement":
-        if (node.children[0]?.type === "((") return this.note(undecidable(`the arithmetic command ${clip(node.text)} may assign variables`));
-        return this.children(node);
+        if (node.children[0]?.type === "((") this.note(undecidable(`the arithmetic command ${clip(node.text)} may assign variables`));
+        else this.children(node);
+        return;
       case "redirected_statement":
         for (const child of node.namedChildren) {
           if (child.type.endsWith("_redirect")) this.redirect(child);
@@ -83,40 +86,52 @@ class Walk {
         }
         return;
       case "command":
-        return this.command(node);
+        this.command(node);
+        return;
       case "file_redirect":
         // A redirection with no command: `$(<file)` reads the file, `> f` truncates it.
-        return this.redirect(node);
+        this.redirect(node);
+        return;
       case "test_command":
         this.testCommand(node);
-        return this.words(node);
+        this.words(node);
+        return;
       case "if_statement":
       case "elif_clause":
       case "else_clause":
       case "do_group":
-        return this.children(node);
+        this.children(node);
+        return;
       case "for_statement":
         if (node.children[0]?.type !== "for") break;
-        return this.forLoop(node);
+        this.forLoop(node);
+        return;
       case "comment":
         return;
       case "variable_assignment":
       case "variable_assignments":
-        return this.note(undecidable(`${clip(node.text)} assigns a shell variable, which can change what later commands run`));
+        this.note(undecidable(`${clip(node.text)} assigns a shell variable, which can change what later commands run`));
+        return;
       case "declaration_command":
       case "unset_command":
-        return this.note(undecidable(`${clip(node.text)} changes shell variables`));
+        this.note(undecidable(`${clip(node.text)} changes shell variables`));
+        return;
       case "function_definition":
-        return this.note(undecidable(`${clip(node.text)} defines a function, which can shadow any command`));
+        this.note(undecidable(`${clip(node.text)} defines a function, which can shadow any command`));
+        return;
       default:
         if (!node.isNamed) {
-          if (node.type === "&") return this.note(undecidable("`&` runs a command in the background, outliving the call"));
+          if (node.type === "&") {
+            this.note(undecidable("`&` runs a command in the background, outliving the call"));
+            return;
+          }
           if (SEPARATORS.has(node.type)) return;
         }
         break;
     }
-    if (CONTROL_FLOW[node.type]) return this.note(undecidable(`control flow (\`${CONTROL_FLOW[node.type]}\`) is not analysed`));
-    this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
+    const construct = CONTROL_FLOW[node.type];
+    if (construct) this.note(undecidable(`control flow (\`${construct}\`) is not analysed`));
+    else this.note(undecidable(`proctor does not analyse the shell construct \`${node.type}\` (${clip(node.text)})`));
   }
 
   /** `a && b || c …`: the parser nests a chain to the left, one level per operator; walked in a loop. */
@@ -139,7 +154,8 @@ class Walk {
   forLoop(node: ShellNode): void {
     const variable = node.children.find((c) => c.type === "variable_name");
     if (!variable || !LOOP_VARIABLE.test(variable.text) || LOOP_VARIABLE_EXCLUDED.test(variable.text)) {
-      return this.note(undecidable(`the loop sets \`${variable?.text ?? "?"}\`, which may be a variable the shell or a tool reads`));
+      this.note(undecidable(`the loop sets \`${variable?.text ?? "?"}\`, which may be a variable the shell or a tool reads`));
+      return;
     }
     for (const child of node.children) {
       if (child === variable || child.type === "comment") continue;
@@ -160,18 +176,23 @@ class Walk {
       const operands = parent.namedChildren.filter((c) => c !== op);
       if (ARITHMETIC_TEST_OPERATORS.has(op.text)) {
         const bad = operands.find((o) => !/^[0-9]+$/.test(staticValue(o) ?? ""));
-        if (bad) return this.note(undecidable(`\`[[ … ${op.text} … ]]\` evaluates ${clip(bad.text)} as arithmetic, which can run commands`));
+        if (bad) {
+          this.note(undecidable(`\`[[ … ${op.text} … ]]\` evaluates ${clip(bad.text)} as arithmetic, which can run commands`));
+          return;
+        }
       } else if (op.text === "-v" || op.text === "-R") {
         const bad = operands.find((o) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(staticValue(o) ?? ""));
-        if (bad) return this.note(undecidable(`\`[[ ${op.text} ${bad.text} ]]\` evaluates a subscript, which can run commands`));
+        if (bad) {
+          this.note(undecidable(`\`[[ ${op.text} ${bad.text} ]]\` evaluates a subscript, which can run commands`));
+          return;
+        }
       }
     }
   }
 
   parentOf(root: ShellNode, target: ShellNode): ShellNode | undefined {
     const stack = [root];
-    while (stack.length) {
-      const n = stack.pop()!;
+    for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       for (const c of n.children) {
         if (c === target) return n;
         stack.push(c);
@@ -211,32 +232,37 @@ class Walk {
       }
       return;
     }
-    if (node.type !== "file_redirect") return this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
+    if (node.type !== "file_redirect") {
+      this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
+      return;
+    }
     const op = node.children.find((c) => !c.isNamed && (WRITE_OPS.has(c.type) || READ_OPS.has(c.type) || c.type === "<&-" || c.type === ">&-"))?.type;
     const destination = node.childForField("destination");
     if (op === undefined) {
-      if (/^\d*[<>]&-$/.test(node.text.replace(/\s/g, ""))) return; // closing a descriptor
-      return this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
+      // Closing a descriptor is harmless.
+      if (!/^\d*[<>]&-$/.test(node.text.replace(/\s/g, ""))) this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));
+      return;
     }
     if (op === "<&-" || op === ">&-") return;
     const target = destination ? staticValue(destination) : undefined;
     if (READ_OPS.has(op)) {
       if (op === "<&" && target !== undefined && /^(\d+|-)$/.test(target)) return;
       // Bash itself opens /dev/tcp and /dev/udp paths as network connections.
-      if (target === undefined) return this.note(undecidable(`the input redirection ${clip(node.text)} reads from a path named at run time (it could be /dev/tcp/…)`));
-      if (NETWORK_PATH.test(target)) return this.note(sideEffecting(`the redirection ${clip(node.text)} opens a network connection`));
+      if (target === undefined) this.note(undecidable(`the input redirection ${clip(node.text)} reads from a path named at run time (it could be /dev/tcp/…)`));
+      else if (NETWORK_PATH.test(target)) this.note(sideEffecting(`the redirection ${clip(node.text)} opens a network connection`));
       return;
     }
     // `>&2` / `2>&1` duplicate a descriptor; `>&-` closes one. `>& file` writes the file.
     if ((op === ">&" || op === "<&") && target !== undefined && /^(\d+|-)$/.test(target)) return;
     if (target !== undefined && HARMLESS_TARGETS.has(target)) return;
-    if (op === "<>") return this.note(sideEffecting(`\`<>\` opens ${clip(node.text)} for writing`));
-    this.note(sideEffecting(`the redirection ${clip(node.text)} writes ${target === undefined ? "to a file named at run time" : `the file ${target}`}`));
+    if (op === "<>") this.note(sideEffecting(`\`<>\` opens ${clip(node.text)} for writing`));
+    else this.note(sideEffecting(`the redirection ${clip(node.text)} writes ${target === undefined ? "to a file named at run time" : `the file ${target}`}`));
   }
 
   command(node: ShellNode): void {
     if (spansLines(node)) {
-      return this.note(undecidable(`the parser read ${clip(node.text)} as one command across a line break, which Bash would split; refusing to guess`));
+      this.note(undecidable(`the parser read ${clip(node.text)} as one command across a line break, which Bash would split; refusing to guess`));
+      return;
     }
     const args: Arg[] = [];
     let name: string | undefined;
@@ -261,7 +287,10 @@ class Walk {
       }
     }
     if (!nameNode) return;
-    if (name === undefined) return this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
+    if (name === undefined) {
+      this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
+      return;
+    }
     this.commands.push(name);
     this.note(judgeCommand(name, args, this.scope));
   }

@@ -126,8 +126,8 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
     return readOnly("printf prints");
   },
   command(args) {
-    const flags = args.filter((a) => a.value?.startsWith("-"));
-    const lookup = flags.length > 0 && flags.every((a) => /^-[vVp]+$/.test(a.value!)) && flags.some((a) => /[vV]/.test(a.value!));
+    const flags = args.map((a) => a.value).filter((v): v is string => v?.startsWith("-") === true);
+    const lookup = flags.length > 0 && flags.every((v) => /^-[vVp]+$/.test(v)) && flags.some((v) => /[vV]/.test(v));
     if (lookup && args.every((a) => a.value !== undefined)) return readOnly("command -v looks a name up");
     return undecidable("`command` runs another command");
   },

@@ -173,7 +173,7 @@ function config(args: readonly Arg[]): BashVerdict {
   const [first] = scan.operands;
   if (first?.value === "get" || first?.value === "list") return readOnly(`git config ${first.value} reads configuration`);
   if (first && first.value === undefined) return undecidable(`\`git config ${first.text}\`: the action is computed at run time`);
-  if (["set", "unset", "rename-section", "remove-section", "edit"].includes(first?.value ?? "")) return sideEffecting(`\`git config ${first!.value}\` changes configuration`);
+  if (first?.value !== undefined && ["set", "unset", "rename-section", "remove-section", "edit"].includes(first.value)) return sideEffecting(`\`git config ${first.value}\` changes configuration`);
   const reading = reads.some((r) => scan.seen.has(r)) || scan.seen.has("l");
   if (!reading && scan.operands.length > 1) return sideEffecting("`git config KEY VALUE` sets a configuration value");
   return readOnly("git config reads configuration");

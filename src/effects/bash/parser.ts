@@ -26,7 +26,9 @@ interface ParserSlot {
   parser?: TreeSitterParser;
   loading?: Promise<void> | undefined;
 }
-const slot: ParserSlot = ((globalThis as Record<symbol, unknown>)[SLOT] ??= {}) as ParserSlot;
+const globalSlots = globalThis as Record<symbol, unknown>;
+globalSlots[SLOT] ??= {};
+const slot = globalSlots[SLOT] as ParserSlot;
 
 /**
  * Load the shell parser once per process (about 30 ms); later calls return the same promise.
@@ -94,8 +96,7 @@ export class ShellNode {
     // Iterative: a hostile command can nest thousands of levels deep.
     const out: ShellNode[] = [];
     const stack: ShellNode[] = [...this.children].reverse();
-    while (stack.length) {
-      const n = stack.pop()!;
+    for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       if (types.has(n.type)) out.push(n);
       stack.push(...[...n.children].reverse());
     }
@@ -138,21 +139,26 @@ export function parseShell(command: string): ShellTree {
   const language = tree.language;
   const types = language.types;
   let named = namedByLanguage.get(language);
-  if (named === undefined) namedByLanguage.set(language, (named = []));
+  if (named === undefined) {
+    named = [];
+    namedByLanguage.set(language, named);
+  }
   const isNamed = (id: number): boolean => (named[id] ??= language.nodeTypeIsNamed(id));
   const cursor = tree.walk();
   try {
     const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
     const collected: ShellNode[] = [];
     const done = (): ShellTree => ({ root, hasError: tree.rootNode.hasError, depth, ofType: (t) => collected.filter((n) => n.type === t) });
-    const stack = [root];
+    // The node whose children the cursor is on, and its ancestors below the root (`stack`).
+    let parent = root;
+    const stack: ShellNode[] = [];
     // Depth as walkers recurse: a list inside a list (`a && b && c` nests to the left) costs
     // no level, because the classifier walks such chains in a loop.
-    const levels = [1];
+    let parentLevel = 1;
+    const levels: number[] = [];
     let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
-        const parent = stack[stack.length - 1]!;
         const field = FIELDED.has(parent.type) ? cursor.currentFieldName : null;
         const id = cursor.nodeTypeId;
         const type = types[id] ?? "ERROR";
@@ -171,17 +177,22 @@ export function parseShell(command: string): ShellTree {
           default:
             break;
         }
-        const level = levels[levels.length - 1]! + (type === "list" && parent.type === "list" ? 0 : 1);
+        const level = parentLevel + (type === "list" && parent.type === "list" ? 0 : 1);
         if (level > depth) depth = level;
         if (nodeIsNamed && cursor.gotoFirstChild()) {
-          stack.push(node);
-          levels.push(level);
+          stack.push(parent);
+          levels.push(parentLevel);
+          parent = node;
+          parentLevel = level;
           continue;
         }
         while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent() || stack.length === 1) return done();
-          stack.pop();
-          levels.pop();
+          if (!cursor.gotoParent()) return done();
+          const up = stack.pop();
+          const upLevel = levels.pop();
+          if (up === undefined || upLevel === undefined) return done(); // back at the root
+          parent = up;
+          parentLevel = upLevel;
         }
       }
     }

@@ -174,7 +174,8 @@ export function rescanShell(text: string): RescanResult {
     };
 
     while (i < to) {
-      const frame = stack[stack.length - 1]!; // the base frame is never popped
+      const frame = stack[stack.length - 1];
+      if (frame === undefined) throw new RangeError("proctor internal error: the rescan popped its base frame");
       const c = text.charAt(i);
       if (c === "\\" && text[i + 1] === "\n") {
         i += 2; // a continuation: Bash removes it before anything else
@@ -388,7 +389,8 @@ export function rescanShell(text: string): RescanResult {
         let eol = text.indexOf("\n", pos);
         if (eol === -1 || eol > to) eol = to;
         const line = text.slice(pos, eol);
-        const tabs = doc.strip ? /^\t*/.exec(line)![0].length : 0;
+        let tabs = 0;
+        if (doc.strip) while (line.charCodeAt(tabs) === 9) tabs++;
         if (line.slice(tabs) === doc.delimiter) {
           end = pos + tabs;
           if (!doc.quoted) {

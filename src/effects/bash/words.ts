@@ -67,7 +67,7 @@ function concat(parts: readonly ShellNode[]): string | undefined {
 }
 
 /** Parameter names Bash expands without evaluating anything: a name, a positional, a special. */
-const PARAMETER = String.raw`(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$_-])`;
+const PARAMETER = "(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$_-])";
 /**
  * The `${…}` forms whose expansion only reads: `${x}`, `${#x}`, `${x[0]}`/`${x[@]}`, the
  * default/alternative/error and pattern operators, case modification, and substrings with literal

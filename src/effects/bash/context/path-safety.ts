@@ -7,7 +7,7 @@
  * command runs in or its repository's work tree (`node_modules/.bin`, `./bin`): then it is the
  * repository's program.
  */
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, realpathSync, statSync, type Stats } from "node:fs";
 import { delimiter, join, relative, isAbsolute } from "node:path";
 import { undecidable, type BashVerdict } from "../verdict.js";
 
@@ -79,7 +79,7 @@ export function checkPathLookup(name: string, path: string | undefined, controll
     if (entry === "" || !isAbsolute(entry)) {
       return undecidable(`PATH holds the relative entry ${JSON.stringify(entry)}, so \`${name}\` could be a program in the directory the command runs in`);
     }
-    let stats;
+    let stats: Stats | undefined;
     try {
       stats = statSync(entry, { throwIfNoEntry: false });
     } catch {

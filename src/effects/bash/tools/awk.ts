@@ -90,20 +90,25 @@ export function classifyAwk(command: string, args: readonly Arg[]): BashVerdict 
     const effect = EFFECTS[o.id];
     if (effect === "runs") return undecidable(`\`${command} ${o.spelling}\` ${o.id === "debug" ? "runs the debugger, which takes commands" : "runs a program from a file proctor cannot see"}`);
     if (effect === "writes") return sideEffecting(`\`${command} ${o.spelling}\` writes a file`);
-    if (o.id === "source") {
-      programs.push(o.value!);
-      operandIsProgram = false;
+    if (o.id === "source" || o.id === "W") {
+      // Both take a required value, which the option parser always supplies.
+      const arg = o.value;
+      if (arg === undefined) return undecidable(`\`${command} ${o.spelling}\` lacks its value`);
+      if (o.id === "source") {
+        programs.push(arg);
+        operandIsProgram = false;
+      } else {
+        const { value, text } = arg;
+        if (value === undefined) return undecidable(`\`${command} -W ${text}\` is computed at run time`);
+        const w = wItems(value);
+        if (typeof w === "string") return undecidable(`\`${command} -W ${w}\` is not an option proctor models for awk`);
+        if (w.worst === "runs") return undecidable(`\`${command} -W ${value}\` can mean \`-W ${w.item}\`, which runs a program from a file`);
+        if (w.worst === "writes") return sideEffecting(`\`${command} -W ${value}\` can mean \`-W ${w.item}\`, which writes a file`);
+        // gawk reads `-W source=TEXT` as a program; mawk ignores it and takes the first operand.
+        if (w.program !== undefined) programs.push({ value: w.program, text });
+      }
     }
     if (o.id === "sandbox" && command === "gawk") sandbox = true;
-    if (o.id === "W") {
-      if (o.value!.value === undefined) return undecidable(`\`${command} -W ${o.value!.text}\` is computed at run time`);
-      const w = wItems(o.value!.value);
-      if (typeof w === "string") return undecidable(`\`${command} -W ${w}\` is not an option proctor models for awk`);
-      if (w.worst === "runs") return undecidable(`\`${command} -W ${o.value!.value}\` can mean \`-W ${w.item}\`, which runs a program from a file`);
-      if (w.worst === "writes") return sideEffecting(`\`${command} -W ${o.value!.value}\` can mean \`-W ${w.item}\`, which writes a file`);
-      // gawk reads `-W source=TEXT` as a program; mawk ignores it and takes the first operand.
-      if (w.program !== undefined) programs.push({ value: w.program, text: o.value!.text });
-    }
   }
   // The one true awk ignores an option it does not know, alone: the value after `--assign` or
   // `-W` becomes its program, and after an ignored `--source=TEXT` the first operand does.

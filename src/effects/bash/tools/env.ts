@@ -92,7 +92,8 @@ export function classifyEnv(args: readonly Arg[], classify: (name: string, args:
   }
   const command = rest[k];
   if (!command) return readOnly("env prints the environment");
-  const inner = classify(command.value!, rest.slice(k + 1));
+  if (command.value === undefined) return undecidable(`\`env\` gets ${command.text}, computed at run time, which could be an assignment or the command`);
+  const inner = classify(command.value, rest.slice(k + 1));
   if (inner.effect === "read-only") return readOnly(`env runs ${command.value} (${inner.reason})`);
   return { effect: inner.effect, reason: `\`env\` runs ${command.value}: ${inner.reason}` };
 }

@@ -38,7 +38,10 @@ export function classifySed(args: readonly Arg[]): BashVerdict {
   for (const o of parsed.options) {
     if (o.id === "in-place") return sideEffecting(`\`sed ${o.spelling}\` rewrites its input files`);
     if (o.id === "file") return undecidable(`\`sed ${o.spelling}\` reads its script from ${o.value?.text ?? "a file"}, which proctor cannot see`);
-    if (o.id === "expression") scripts.push(o.value!);
+    if (o.id === "expression") {
+      if (o.value === undefined) return undecidable(`\`sed ${o.spelling}\` lacks its value`);
+      scripts.push(o.value);
+    }
     if (o.id === "sandbox") sandbox = true;
     // BSD sed's -l is a flag, so there the next argument is the script: only a number is safe.
     if (o.id === "line-length" && !/^\d+$/.test(o.value?.value ?? "")) return undecidable(`\`sed ${o.spelling} ${o.value?.text}\`: BSD sed reads -l as a flag and the next argument as the script`);

@@ -65,7 +65,7 @@ export function classifyXargs(args: readonly Arg[], classify: (name: string, arg
   if (command.value === undefined) return undecidable(`the command xargs runs, ${command.text}, is computed at run time`);
   if (replace !== undefined) {
     if (command.value.includes(replace)) return undecidable(`the command xargs runs is named by its input (\`${replace}\` in ${command.text})`);
-    const substituted = fixed.map((a) => (a.value === undefined || a.value.includes(replace!) ? { text: a.text } : a));
+    const substituted = fixed.map((a) => (a.value === undefined || a.value.includes(replace) ? { text: a.text } : a));
     return judged(command.value, classify(command.value, substituted));
   }
   for (let extra = 0; extra <= 3; extra++) {
