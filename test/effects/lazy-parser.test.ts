@@ -22,7 +22,7 @@ describe("the shell parser loads on first need", () => {
 
   it("plain-word commands are judged before the parser loads, and without loading it (the fast path)", () => {
     const out = fresh(`
-      const p = await import("./dist/src/index.js");
+      const p = await import("./dist/src/safety.js");
       const { shellParserLoaded } = await import("./dist/src/effects/bash/parser.js");
       const verdicts = ["ls -la src", "git status", "rm -rf build", "sh x"].map((c) => p.explainBash(c));
       console.log(JSON.stringify({ verdicts: verdicts.map((v) => v.effect), loaded: shellParserLoaded() }));
