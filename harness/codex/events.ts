@@ -5,7 +5,7 @@
  */
 import { SANDBOX_DENIAL } from "../../mock-model/responses/output-status.js";
 import { relativeToCwd } from "../../src/trace/files-from-calls.js";
-import type { RunError, ToolCall, ToolStatus } from "../../src/trace/types.js";
+import type { RunProblem, ToolCall, ToolStatus } from "../../src/trace/types.js";
 import { unwrapShellCommand } from "./command.js";
 import { asRecord } from "../../src/util/narrow.js";
 
@@ -37,7 +37,7 @@ export interface CodexEvents {
   /** `turn.failed`'s message. */
   readonly failure?: string;
   /** Malformed lines, error events and error items. */
-  readonly errors: readonly RunError[];
+  readonly errors: readonly RunProblem[];
 }
 
 export interface CodexEventOptions {
@@ -164,7 +164,7 @@ function addUsage(a: CodexUsage | undefined, b: CodexUsage): CodexUsage {
 export function parseCodexEvents(text: string, options: CodexEventOptions = {}): CodexEvents {
   const entries: TimelineEntry[] = [];
   const byItem = new Map<string, number>();
-  const errors: RunError[] = [];
+  const errors: RunProblem[] = [];
   const streamErrors: string[] = [];
   let threadId: string | undefined;
   let usage: CodexUsage | undefined;

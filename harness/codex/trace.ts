@@ -5,7 +5,7 @@
 import { ProctorError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import { readEventFile } from "../../src/io/read-bounded.js";
 import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../../src/trace/transcript.js";
-import type { FileChange, FileRecord, Reply, RunError, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../../src/trace/types.js";
+import type { FileChange, FileRecord, Reply, RunProblem, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../../src/trace/types.js";
 import { parseCodexEvents, type CodexEventOptions, type CodexEvents, type TimelineEntry } from "./events.js";
 
 /** What the JSON stream cannot tell and the caller can. */
@@ -59,7 +59,7 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
   }
   if (pending && pending.text.trim()) replies.push(pending);
 
-  const errors: RunError[] = [...events.errors];
+  const errors: RunProblem[] = [...events.errors];
   let outcome: RunOutcome | undefined;
   if (events.ended === "completed") outcome = { subtype: "success", isError: false };
   else if (events.ended === "failed") {
