@@ -7,6 +7,7 @@ import { readEventFile } from "../../src/io/read-bounded.js";
 import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../../src/trace/transcript.js";
 import type { FileChange, FileRecord, Reply, RunProblem, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../../src/trace/types.js";
 import { parseCodexEvents, type CodexEventOptions, type CodexEvents, type TimelineEntry } from "./events.js";
+import { requireObject, requireString } from "../../src/errors/arguments.js";
 
 /** What the JSON stream cannot tell and the caller can. */
 export interface CodexTraceExtras {
@@ -100,6 +101,8 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
 
 /** Parse `codex exec --json` output into a Trace. Pass `cwd` so file paths come out relative to it. */
 export function parseCodexJsonl(text: string, options: CodexEventOptions = {}): Trace {
+  requireString("parseCodexJsonl", "text", text, "the text of a codex exec --json event log");
+  requireObject("parseCodexJsonl", "options", options, "an options object");
   const events = parseCodexEvents(text, options);
   return buildCodexTrace(events, events.entries, options.cwd ? { source: { cwd: options.cwd } } : {});
 }
