@@ -19,7 +19,7 @@ export type {
   ModelRequest,
   Usage,
   TraceSource,
-  RunError,
+  RunProblem,
   RunOutcome,
   DeniedBy,
   Divergence,
@@ -56,8 +56,8 @@ export type { ReplayMatchOptions } from "./checks/replay.js";
 export { checkFromJSON, checksFromJSON, registerCheckKind, knownCheckKinds } from "./checks/from-json.js";
 
 // Errors: every refusal is a ProctorError with a code
-export { ProctorError, isProctorError } from "./errors/proctor-error.js";
-export type { ProctorErrorCode } from "./errors/proctor-error.js";
+export { ProctorError, isProctorError, InvalidInputError, TranscriptError, ConfigError, ReportError, RunError, InternalError } from "./errors/proctor-error.js";
+export type { ProctorErrorCode, ProctorErrorOptions } from "./errors/proctor-error.js";
 export { InvalidCheckError } from "./checks/validate.js";
 
 // measure: trials, statistics, gates, arms, shards, merge, compare

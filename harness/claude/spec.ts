@@ -6,7 +6,7 @@ import { isPlainObject } from "../../src/match/arg-match.js";
 import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
-import type { RunError, Trace } from "../../src/trace/types.js";
+import type { RunProblem, Trace } from "../../src/trace/types.js";
 
 export type { PermissionMode, McpConfig } from "../../src/eval/spec-types.js";
 
@@ -130,7 +130,7 @@ function refuseMissingPaths(spec: HarnessSpec): void {
  * The plugin dirs claude did not load, as run errors: it drops a plugin whose manifest it rejects
  * without a word, and a guard test would then be testing a run without its guard.
  */
-export function unloadedPlugins(trace: Trace, plugins: readonly string[], cwd: string): RunError[] {
+export function unloadedPlugins(trace: Trace, plugins: readonly string[], cwd: string): RunProblem[] {
   const loaded = trace.source.plugins;
   if (!loaded) return [];
   const real = (p: string) => {

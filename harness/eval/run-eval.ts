@@ -20,12 +20,16 @@ import { chooseFailureReason, type FailureProfile } from "../run/reason.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { DEFAULT_EVAL_BUDGET_USD, DEFAULT_EVAL_MAX_RETRIES, DEFAULT_EVAL_TIMEOUT_MS, resolveApiKey, validateEvalSpec, type RunEvalSpec } from "./spec.js";
+import { requireObject, requireString } from "../../src/errors/arguments.js";
 
 /** What a real-API run produced: runHarness's result without the mock's view. */
 export interface EvalRunResult extends AgentRunResult<EvalRunResult> {}
 
 /** The CLI arguments: runHarness's, plus the per-run cost cap. */
 export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): string[] {
+  requireObject("buildEvalArgs", "spec", spec, "a run spec checked by validateEvalSpec");
+  requireObject("buildEvalArgs", "dirs", dirs, "the run's directories");
+  requireString("buildEvalArgs", "cwd", cwd, "the directory the run works in");
   const args = buildArgs({ ...spec, script: {} } as HarnessSpec, dirs, cwd);
   const extra = spec.args?.length ?? 0;
   // The cap goes before the user's own extra arguments, which buildArgs appends last.
@@ -35,6 +39,10 @@ export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): st
 
 /** Allowlisted parent env + the spec's env + isolation and the one credential the run may use. */
 export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir" | "tmpDir">, apiKey: string): Record<string, string> {
+  requireObject("buildEvalEnv", "parent", parent, "an environment such as process.env");
+  requireObject("buildEvalEnv", "spec", spec, "a run spec checked by validateEvalSpec");
+  requireObject("buildEvalEnv", "dirs", dirs, "the run's directories ({ home, configDir, tmpDir })");
+  requireString("buildEvalEnv", "apiKey", apiKey, "the Anthropic API key");
   const vars = claudeVars({ configDir: dirs.configDir, apiKey, baseUrl: spec.baseUrl, maxRetries: spec.maxRetries ?? DEFAULT_EVAL_MAX_RETRIES });
   return isolateEnv(parent, spec.env, { home: dirs.home, tmp: dirs.tmpDir }, vars);
 }

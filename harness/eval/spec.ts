@@ -8,6 +8,7 @@ import type { RunEvalSpec } from "../../src/eval/spec-types.js";
 import { validateSpec } from "../claude/spec.js";
 import { ownedVariables } from "../claude/env.js";
 import { checkSpecEnv } from "../run/env.js";
+import { optional, requireObject, requireString } from "../../src/errors/arguments.js";
 
 export type { RunEvalSpec } from "../../src/eval/spec-types.js";
 
@@ -22,6 +23,8 @@ const NO_KEY_DETAIL = "  set ANTHROPIC_API_KEY (or pass apiKey) to run it, or us
 
 /** Why the real-API tier cannot run with this environment (no key), or undefined when it can — for `it.skipIf`. */
 export function apiKeyMissing(env: NodeJS.ProcessEnv = process.env, apiKey?: string): string | undefined {
+  requireObject("apiKeyMissing", "env", env, "an environment such as process.env");
+  optional(requireString, "apiKeyMissing", "apiKey", apiKey, "an API key, or undefined to read ANTHROPIC_API_KEY");
   const key = apiKey ?? env.ANTHROPIC_API_KEY;
   if (key === undefined || key.trim() === "") {
     const other = ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"].filter((v) => env[v]);

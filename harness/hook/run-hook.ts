@@ -9,6 +9,7 @@ import { interpretHookOutput } from "../../src/hook/interpret.js";
 import type { HookRunResult } from "../../src/hook/types.js";
 import { runProcess } from "../process/run-process.js";
 import { matcherMatches, matcherTarget } from "./matcher.js";
+import { requireObject, requireString } from "../../src/errors/arguments.js";
 
 export interface RunHookOptions {
   /** The hook's matcher from the settings (`"Bash"`, `"Edit|Write"`, `"mcp__.*"`, `"*"`); absent matches everything. */
@@ -46,6 +47,9 @@ const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", 
 
 /** The JSON Claude Code writes to a hook's stdin for this event. */
 export function buildHookInput(event: string, options: RunHookOptions, cwd: string): Record<string, unknown> {
+  requireString("buildHookInput", "event", event, 'a hook event name such as "PreToolUse"');
+  requireObject("buildHookInput", "options", options, "hook options such as { toolName, toolInput }");
+  requireString("buildHookInput", "cwd", cwd, "the directory the hook runs in");
   const input: Record<string, unknown> = {
     session_id: "proctor-hook-session",
     transcript_path: path.join(cwd, ".proctor-hook-transcript.jsonl"),

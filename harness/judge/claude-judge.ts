@@ -6,6 +6,7 @@
 import { RunError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { JudgeFn, JudgeInput, JudgeVerdict } from "../../src/checks/judged.js";
 import { runEval } from "../eval/run-eval.js";
+import { requireObject } from "../../src/errors/arguments.js";
 
 export interface ClaudeJudgeOptions {
   /** @default process.env.ANTHROPIC_API_KEY */
@@ -24,6 +25,7 @@ export interface ClaudeJudgeOptions {
 
 /** The grading prompt: the rubric, the output (and the calls), and the one answer shape accepted. */
 export function gradingPrompt(input: JudgeInput, includeToolCalls = false): string {
+  requireObject("gradingPrompt", "input", input, "a judge input such as { rubric, trace }");
   return [
     "You are grading the output of a coding agent against a rubric. Do not use any tools.",
     "",

@@ -6,6 +6,7 @@
  * whatever its name: a secret under a name no list knows cannot reach the agent.
  */
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
+import { requireObject } from "../../src/errors/arguments.js";
 
 /**
  * Parent variables a run keeps: how to find programs, which shell the user runs (agent CLIs pick
@@ -31,6 +32,7 @@ export function allowedParentEnv(parent: NodeJS.ProcessEnv, platform: NodeJS.Pla
  * now the allowlist, so a credential under any name is gone.
  */
 export function scrubEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
+  requireObject("scrubEnv", "parent", parent, "an environment such as process.env");
   return allowedParentEnv(parent);
 }
 

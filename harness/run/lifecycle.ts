@@ -9,7 +9,7 @@ import { isProctorError } from "../../src/errors/proctor-error.js";
 import type { Script } from "../../src/eval/script-types.js";
 import { loadScript } from "../../mock-model/script/schema.js";
 import type { MockModel } from "../../mock-model/server/start.js";
-import type { RunError, Trace } from "../../src/trace/types.js";
+import type { RunProblem, Trace } from "../../src/trace/types.js";
 import { runProcess, type ProcessResult } from "../process/run-process.js";
 import { keepRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
@@ -89,8 +89,8 @@ function describeCommand(binary: string, args: readonly string[], prompt: string
 }
 
 /** The run's own errors: the mock's hard errors, then a timeout or an abort. */
-function runErrors(proc: ProcessResult, timeoutMs: number, mockRun: MockView | undefined): RunError[] {
-  const errors: RunError[] = (mockRun?.errors ?? []).map((e) => ({ kind: e.kind, message: e.message }));
+function runErrors(proc: ProcessResult, timeoutMs: number, mockRun: MockView | undefined): RunProblem[] {
+  const errors: RunProblem[] = (mockRun?.errors ?? []).map((e) => ({ kind: e.kind, message: e.message }));
   if (proc.timedOut) errors.push({ kind: "timeout", message: `the run was killed after ${timeoutMs} ms (timeoutMs); the trace holds what it did until then` });
   else if (proc.aborted) errors.push({ kind: "killed", message: "the run was aborted; the trace holds what it did until then" });
   return errors;

@@ -76,10 +76,12 @@ function deferredNamespaces(input: readonly Json[]): { name: string; description
 /**
  * Every tool the request offers: its top-level `tools`, the `additional_tools` input item (code
  * mode), and the deferred namespaces its instructions list (MCP servers, whose tools load through
- * `tool_search`). An empty list means the request offers no tools (a side request).
+ * `tool_search`). An empty list means the request offers no tools (a side request), or is not a
+ * request body at all.
  */
 export function readOfferedTools(body: Json): OfferedTool[] {
   const out: OfferedTool[] = [];
+  if (typeof body !== "object" || body === null) return out; // not a request body: it offers nothing
   for (const tool of Array.isArray(body.tools) ? body.tools : []) addTool(out, tool, undefined);
   const input: Json[] = Array.isArray(body.input) ? body.input : [];
   for (const item of input) {

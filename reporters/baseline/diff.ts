@@ -7,6 +7,7 @@ import { compareReports, type CheckComparison, type CompareOptions, type ReportC
 import type { CheckReport } from "../../src/measure/types.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { validateBaseline, type Baseline } from "./format.js";
+import { requireObject } from "../../src/errors/arguments.js";
 
 /** One eval of the diff. */
 export interface EvalDiff {
@@ -69,6 +70,7 @@ const SIGNS: Record<string, string> = { regressed: "▼", improved: "▲", uncha
 
 /** The diff as text, one line per check: `▼ regressed  tool(Bash): 90.0% (18/20) → 40.0% (8/20): p = …`. */
 export function renderBaselineDiff(diff: BaselineDiff): string {
+  requireObject("renderBaselineDiff", "diff", diff, "a baseline diff (from diffBaseline)");
   const out: string[] = [];
   for (const e of diff.evals) {
     if (!e.comparison) {

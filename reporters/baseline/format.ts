@@ -7,6 +7,7 @@ import { ReportError, InvalidInputError } from "../../src/errors/proctor-error.j
 import { checkReportErrors } from "../../src/measure/schema.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
+import { optional, requireObject, wrongArgument } from "../../src/errors/arguments.js";
 
 /** The `format` marker every baseline carries. */
 export const BASELINE_FORMAT = "proctor-baseline";
@@ -120,6 +121,8 @@ export function parseBaseline(text: string, source = "baseline"): Baseline {
  * a later run's report finds the one it is compared with.
  */
 export function createBaseline(reports: readonly CheckReport[] | Readonly<Record<string, CheckReport>>, into?: Baseline): Baseline {
+  if (typeof reports !== "object" || reports === null) throw wrongArgument("createBaseline", "reports", reports, "a list of check reports, or an object of them keyed by eval name");
+  optional(requireObject, "createBaseline", "into", into, "a baseline to add to, or undefined");
   const list = Array.isArray(reports) ? (reports as readonly CheckReport[]) : Object.values(reports);
   const evals: Record<string, CheckReport> = { ...(into?.evals ?? {}) };
   const seen = new Set<string>();

@@ -8,6 +8,7 @@ import { validateTrace } from "../../src/trace/schema.js";
 import { isSessionLog, readTranscriptFiles } from "../../src/trace/session-log.js";
 import { parseSessionLog, parseTranscript, readTranscript, requireTranscriptEvents, TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
 import type { Trace } from "../../src/trace/types.js";
+import { requireString } from "../../src/errors/arguments.js";
 
 /** True for a value shaped like a Trace (so it is validated as one, not parsed as a transcript). */
 export function looksLikeTrace(value: unknown): boolean {
@@ -19,6 +20,8 @@ export function looksLikeTrace(value: unknown): boolean {
  * read as a stream-json transcript (malformed lines land in `trace.errors`).
  */
 export function traceFromText(text: string, where = "input"): Trace {
+  requireString("traceFromText", "text", text, "the text of a transcript or a Trace as JSON");
+  requireString("traceFromText", "where", where, "a name for the input, for messages");
   const trimmed = text.trim();
   if (trimmed.startsWith("{") && !trimmed.includes("\n{")) {
     let value: unknown;

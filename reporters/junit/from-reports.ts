@@ -9,6 +9,7 @@ import { validateCheckReport } from "../../src/measure/schema.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { BaselineDiff } from "../baseline/diff.js";
 import { buildJunitXml, type JunitCase, type JunitSuite } from "./xml.js";
+import { requireObject } from "../../src/errors/arguments.js";
 
 /** Options of `renderJunitReports`. */
 export interface JunitReportOptions {
@@ -98,6 +99,7 @@ export function renderJunitReports(reports: readonly CheckReport[], options: Jun
 
 /** The suites of `renderJunitDiff`, for combining with others in one file. */
 export function diffSuites(diff: BaselineDiff): JunitSuite[] {
+  requireObject("diffSuites", "diff", diff, "a baseline diff (from diffBaseline)");
   return diff.evals.map((e) => {
     const className = `baseline: ${e.name}`;
     if (!e.comparison) return { name: className, properties: { status: e.status }, cases: [{ name: "(eval)", className, skipped: `${e.status}: ${e.note}` }] };
@@ -126,5 +128,7 @@ export function diffSuites(diff: BaselineDiff): JunitSuite[] {
 
 /** One testsuite per eval, one testcase per check; each regression is a failure, an uncomparable eval is skipped. */
 export function renderJunitDiff(diff: BaselineDiff, options: { name?: string } = {}): string {
+  requireObject("renderJunitDiff", "diff", diff, "a baseline diff (from diffBaseline)");
+  requireObject("renderJunitDiff", "options", options, "an options object such as { name }");
   return buildJunitXml(diffSuites(diff), options.name ?? "proctor baseline");
 }

@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { EvalDefinition, MockSpec, RealSpec } from "../../src/eval/define.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { trialRandom } from "../../src/measure/random.js";
+import { requireArray, requireObject } from "../../src/errors/arguments.js";
 
 /** Options of `buildPromptfooConfig`. */
 export interface PromptfooExportOptions {
@@ -40,6 +41,8 @@ function requireData(value: unknown, where: string): void {
 
 /** The promptfoo config (a plain object, ready for YAML) for `definitions`. */
 export function buildPromptfooConfig(definitions: readonly EvalDefinition[], options: PromptfooExportOptions): Record<string, unknown> {
+  requireArray("buildPromptfooConfig", "definitions", definitions, "a list of eval definitions (from defineEval)");
+  requireObject("buildPromptfooConfig", "options", options, "options with modulesDir");
   const tier = options.tier ?? "mock";
   const module = (name: string) => `file://${options.modulesDir.replace(/\/$/, "")}/${name}`;
   const tests: Record<string, unknown>[] = [];

@@ -8,6 +8,7 @@ import { formatRate, type ThresholdRow } from "../../src/measure/thresholds.js";
 import type { EvalOutcome } from "../../src/eval/run-evals.js";
 import { createPalette, shouldColour, type Palette } from "../trace-view/colour.js";
 import { firstLine } from "../text/sanitize.js";
+import { requireArray, requireObject } from "../../src/errors/arguments.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
@@ -62,6 +63,8 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
 
 /** The whole summary: one block per eval, then the tally, cost and time. */
 export function renderRunSummary(outcomes: readonly EvalOutcome[], options: { colour?: boolean } = {}): string {
+  requireArray("renderRunSummary", "outcomes", outcomes, "the outcomes runEvals returns");
+  requireObject("renderRunSummary", "options", options, "an options object such as { colour: false }");
   const p = createPalette(options.colour ?? shouldColour(process.stdout));
   const out = outcomes.flatMap((o) => [...renderOutcome(o, p), ""]);
   const count = (s: EvalOutcome["status"]) => outcomes.filter((o) => o.status === s).length;

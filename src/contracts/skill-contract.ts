@@ -11,6 +11,7 @@ import { skill as skillRan } from "../checks/run.js";
 import { claudeCodeDialect } from "../effects/dialect.js";
 import { PURITY_LEVELS, purityViolations, type PurityLevel } from "../effects/effects.js";
 import { skillContractProblem, skillPurity, skillTools } from "./skill-scope.js";
+import { requireString } from "../errors/arguments.js";
 
 const require = createRequire(import.meta.url);
 /** yaml is loaded when a SKILL.md is read, not when proctor is imported. */
@@ -42,6 +43,7 @@ export function splitAllowedTools(text: string): string[] {
 
 /** Read SKILL.md's frontmatter: the declaration, or the problem that stops it being checked. */
 export function readSkillDeclaration(skillDir: string): { declaration: SkillDeclaration; problems: string[] } {
+  requireString("readSkillDeclaration", "skillDir", skillDir, "the path of a skill directory (the folder holding SKILL.md)");
   const dir = resolve(skillDir);
   const fallback = basename(dir);
   const file = join(dir, "SKILL.md");
@@ -100,6 +102,7 @@ export function readSkillDeclaration(skillDir: string): { declaration: SkillDecl
  * malformed frontmatter gives a failing check that says what is wrong — never a throw.
  */
 export function skillContract(skillDir: string): Check<Trace>[] {
+  requireString("skillContract", "skillDir", skillDir, "the path of a skill directory (the folder holding SKILL.md)");
   const { declaration, problems } = readSkillDeclaration(skillDir);
   const checks: Check<Trace>[] = [skillRan(declaration.name)];
   if (declaration.allowedTools) checks.push(skillTools(declaration.name, declaration.allowedTools));

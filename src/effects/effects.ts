@@ -12,6 +12,7 @@
  * `bounded` because the runtime gate refines it per command.
  */
 import { baseToolOf, type HarnessDialect } from "./dialect.js";
+import { requireArray, requireObject, requireString } from "../errors/arguments.js";
 
 /** The effect class of a single tool from a declared `tools:` contract. */
 export type ToolEffect = "read-only" | "side-effecting" | "unknown";
@@ -50,6 +51,8 @@ function isWildcard(tool: string): boolean {
 
 /** Classify one tool name by the dialect's catalogs; a `Tool(restriction)` suffix is stripped first. */
 export function classifyToolEffect(tool: string, dialect: HarnessDialect): ToolEffect {
+  requireString("classifyToolEffect", "tool", tool, 'a tool name such as "Bash"');
+  requireObject("classifyToolEffect", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
   const base = baseToolOf(tool);
   if (dialect.sideEffectingTools.includes(base)) return "side-effecting";
   if (dialect.builtinAgentTools.includes(base)) return "read-only";
@@ -58,6 +61,8 @@ export function classifyToolEffect(tool: string, dialect: HarnessDialect): ToolE
 
 /** Compute the static effect surface of a declared `tools:` contract. */
 export function effectSurface(tools: readonly string[], dialect: HarnessDialect): EffectSurface {
+  requireArray("effectSurface", "tools", tools, 'a list of tool names such as ["Read", "Bash(git:*)"]');
+  requireObject("effectSurface", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
   const buckets: Record<ToolEffect, Set<string>> = { "read-only": new Set(), "side-effecting": new Set(), unknown: new Set() };
   let wildcard = false;
   for (const tool of tools) {
@@ -86,6 +91,9 @@ function describeUnknown(tool: string, dialect: HarnessDialect): string {
  * `unrestricted` admits everything.
  */
 export function purityViolations(tools: readonly string[], dialect: HarnessDialect, declared: PurityLevel): PureViolation[] {
+  requireArray("purityViolations", "tools", tools, 'a list of tool names such as ["Read", "Bash(git:*)"]');
+  requireObject("purityViolations", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
+  requireString("purityViolations", "declared", declared, 'a purity level: "pure", "bounded" or "unrestricted"');
   if (declared === "unrestricted") return [];
   const out: PureViolation[] = [];
   const seen = new Set<string>();
@@ -118,5 +126,7 @@ export function purityViolations(tools: readonly string[], dialect: HarnessDiale
 
 /** The violations of a `purity: "pure"` contract (`purityViolations(…, "pure")`). */
 export function pureContractViolations(tools: readonly string[], dialect: HarnessDialect): PureViolation[] {
+  requireArray("pureContractViolations", "tools", tools, 'a list of tool names such as ["Read", "Bash(git:*)"]');
+  requireObject("pureContractViolations", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
   return purityViolations(tools, dialect, "pure");
 }

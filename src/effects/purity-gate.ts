@@ -3,6 +3,7 @@ import { explainBash } from "./bash/classify.js";
 import type { HarnessDialect } from "./dialect.js";
 import type { PurityLevel } from "./effects.js";
 import { decidePurity, type PurityGateDecision } from "./purity-decision.js";
+import { optional, requireObject, requireString } from "../errors/arguments.js";
 
 export type { PurityGateDecision } from "./purity-decision.js";
 
@@ -14,5 +15,9 @@ export type { PurityGateDecision } from "./purity-decision.js";
  * tools (MCP, unrecognised) are denied at both; `unrestricted` allows everything.
  */
 export function decidePurityGate(declared: PurityLevel, tool: string, command: string | undefined, dialect: HarnessDialect): PurityGateDecision {
+  requireString("decidePurityGate", "declared", declared, 'a purity level: "pure", "bounded" or "unrestricted"');
+  requireString("decidePurityGate", "tool", tool, 'a tool name such as "Bash"');
+  optional(requireString, "decidePurityGate", "command", command, "the shell command the call runs, or undefined");
+  requireObject("decidePurityGate", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
   return decidePurity(declared, tool, command, dialect, explainBash);
 }

@@ -4,6 +4,7 @@
  * two of the three legs.
  */
 import { baseToolOf, restrictionOf, type HarnessDialect } from "./dialect.js";
+import { requireArray, requireObject } from "../errors/arguments.js";
 
 /** The tools supplying each leg (base names, de-duplicated). */
 export interface TrifectaLegs {
@@ -32,6 +33,8 @@ function shellGrantKeepsLegs(declaration: string): boolean {
  * effects are unknown, so they are assumed to do both. A wildcard (`*`) supplies every leg.
  */
 export function classifyTrifectaLegs(tools: readonly string[], dialect: HarnessDialect): TrifectaLegs {
+  requireArray("classifyTrifectaLegs", "tools", tools, 'a list of tool names such as ["Read", "Bash(git:*)"]');
+  requireObject("classifyTrifectaLegs", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
   const legs = { privateData: new Set<string>(), untrustedInput: new Set<string>(), exfiltration: new Set<string>() };
   for (const declaration of tools) {
     const base = baseToolOf(declaration);
@@ -51,5 +54,6 @@ export function classifyTrifectaLegs(tools: readonly string[], dialect: HarnessD
 
 /** True when every leg is supplied. */
 export function holdsLethalTrifecta(legs: TrifectaLegs): boolean {
+  requireObject("holdsLethalTrifecta", "legs", legs, "the legs classifyTrifectaLegs returns");
   return legs.privateData.length > 0 && legs.untrustedInput.length > 0 && legs.exfiltration.length > 0;
 }

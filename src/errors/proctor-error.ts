@@ -22,7 +22,8 @@ export type ProctorErrorCode =
   | "REPORT_INVALID"
   | "EVAL_SKIPPED"
   | "EVAL_INCOMPLETE"
-  | "SHELL_PARSER_NOT_LOADED";
+  | "SHELL_PARSER_NOT_LOADED"
+  | "INTERNAL";
 
 /** What every proctor error may carry besides its code and one-line reason. */
 export interface ProctorErrorOptions {
@@ -128,6 +129,18 @@ export class RunError extends ProctorError {
   constructor(code: RunError["code"], shortMessage: string, options?: ProctorErrorOptions) {
     super(code, shortMessage, options);
     this.name = "RunError";
+  }
+}
+
+/**
+ * A broken invariant inside proctor (an index its own logic proved in range, a result it just
+ * computed): a bug to report, never the caller's input.
+ */
+export class InternalError extends ProctorError {
+  declare readonly code: "INTERNAL";
+  constructor(shortMessage: string, options?: ProctorErrorOptions) {
+    super("INTERNAL", shortMessage, { hint: "this is a bug in proctor; please report it with the stack (the CLI prints it with --debug)", ...options });
+    this.name = "InternalError";
   }
 }
 

@@ -10,6 +10,7 @@ import { summariseCheck, summariseUsage, keepLowest, UNITS, type UsageCounts } f
 import { validateCheckReport } from "./schema.js";
 import { formatShard, parseShard, shardTrials } from "./shard.js";
 import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
+import { requireArray } from "../errors/arguments.js";
 
 function mismatch(what: string, detail: string): never {
   throw new InvalidInputError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
@@ -218,6 +219,7 @@ function sum(values: readonly number[]): number {
 
 /** The shards of the split a set of reports lacks — so `proctor merge` can say a merge is partial. */
 export function missingShards(reports: readonly CheckReport[]): string[] {
+  requireArray("missingShards", "reports", reports, "a list of check reports");
   const have = reports.flatMap(shardsOf);
   const count = have.map((s) => /^\d+\/(\d+)$/.exec(s)?.[1]).find(Boolean);
   if (!count) return [];

@@ -5,6 +5,7 @@
  */
 import { InvalidInputError } from "../errors/proctor-error.js";
 import type { ShardSpec } from "./types.js";
+import { requireObject } from "../errors/arguments.js";
 
 /** Half-open [start, end) range of trial indices. */
 export interface TrialRange {
@@ -28,6 +29,7 @@ function checkShard(index: number, count: number, text: string): ShardSpec {
 
 /** `"2/4"`. */
 export function formatShard(shard: ShardSpec): string {
+  requireObject("formatShard", "shard", shard, "a shard such as { index: 2, count: 4 }");
   return `${shard.index}/${shard.count}`;
 }
 

@@ -8,7 +8,7 @@ import { beforeAll, expect as vitestExpect } from "vitest";
 import { loadShellParser } from "../effects/bash/parser.js";
 import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
-import { InvalidInputError } from "../errors/proctor-error.js";
+import { InternalError, InvalidInputError } from "../errors/proctor-error.js";
 
 interface ProctorMatchers<R = unknown> {
   /** The check holds for the received Trace (or HookRunResult). */
@@ -46,7 +46,7 @@ vitestExpect.extend({
       throw new InvalidInputError("INVALID_INPUT", `toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`, { input: "check" });
     }
     const [r] = evalChecks(received, [check as Check<unknown>]);
-    if (!r) throw new Error("proctor internal error: evalChecks returned no result for one check");
+    if (!r) throw new InternalError("evalChecks returned no result for one check");
     if (this.isNot && r.inconclusive) {
       // Undecided is not a failure that `.not` can turn into a pass.
       return { pass: true, message: () => `${r.label} could not be decided, so it cannot be negated: ${r.message}` };

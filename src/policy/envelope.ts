@@ -10,6 +10,7 @@
  * half-applied.
  */
 import { TOOL_STATUSES, type ToolStatus } from "../trace/types.js";
+import { optional, requireArray, requireNumber } from "../errors/arguments.js";
 
 /** The outcome words: `success`, `failure`, `denied`, `invalid`, `partial`, `pending`, `absent`. */
 export type ToolResultStatus = ToolStatus;
@@ -151,6 +152,8 @@ export function tenantOf(cursor: string | undefined, activatedInjectionIds: read
  * tenant holds the tenure.
  */
 export function activeLeaseIds(leases: readonly InstructionLease[] | undefined, iteration: number, tenant: string | undefined): readonly string[] {
+  optional(requireArray, "activeLeaseIds", "leases", leases, "a list of instruction leases, or undefined");
+  requireNumber("activeLeaseIds", "iteration", iteration, "the current pass number");
   const ids: string[] = [];
   for (const lease of leases ?? []) {
     const live = lease.deliveryLease === "next-call" ? lease.iteration + 1 === iteration : lease.skillId === tenant;
@@ -166,5 +169,7 @@ export function activeLeaseIds(leases: readonly InstructionLease[] | undefined, 
  * nothing to resurrect.
  */
 export function pruneLeases(leases: readonly InstructionLease[] | undefined, iteration: number, currentTenant: string | undefined): readonly InstructionLease[] {
+  optional(requireArray, "pruneLeases", "leases", leases, "a list of instruction leases, or undefined");
+  requireNumber("pruneLeases", "iteration", iteration, "the current pass number");
   return (leases ?? []).filter((lease) => (lease.deliveryLease === "next-call" ? lease.iteration >= iteration - 1 : lease.skillId === currentTenant));
 }

@@ -13,6 +13,7 @@ import { isToolGatedAtRung, type ApprovalRung } from "./rungs.js";
 import { evaluatePermissionDecision, type PermissionDecision, type ToolArgumentPolicy, type ToolCallFacts } from "./tool-argument-policy.js";
 import { isProctorError } from "../errors/proctor-error.js";
 import { toolCallFacts } from "./tool-facts.js";
+import { requireObject, requireString } from "../errors/arguments.js";
 
 /** What the gate enforces; every field is optional, and each one present must agree. */
 export interface GateOptions {
@@ -75,6 +76,9 @@ function refine(facts: ToolCallFacts, verdict: BashVerdict | undefined): ToolCal
 
 /** Decide one call. `judgeShell` classifies shell commands; without it, any shell command counts as undecidable. */
 export function decideGate(toolName: string, toolInput: Record<string, unknown>, options: GateOptions, judgeShell?: (command: string) => BashVerdict): GateAnswer {
+  requireString("decideGate", "toolName", toolName, 'a tool name such as "Bash"');
+  requireObject("decideGate", "options", options, "gate options with a dialect");
+  requireObject("decideGate", "options.dialect", options.dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
   const { dialect } = options;
   const base = baseToolOf(toolName);
   const shell = dialect.shellTools.includes(base);

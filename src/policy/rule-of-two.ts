@@ -3,6 +3,7 @@
  * into an enforceable policy that blocks the legs it may not.
  */
 import type { ToolArgumentPolicy, ToolArgumentRule, TrifectaLeg } from "./tool-argument-policy.js";
+import { requireObject } from "../errors/arguments.js";
 
 /** Which of the three legs the agent may hold this session. A safe profile drops at least one. */
 export interface RuleOfTwoProfile {
@@ -32,6 +33,7 @@ export interface RuleOfTwoCompilation {
  * untrusted input, untrusted-source tools are denied. Holding all three is reported.
  */
 export function buildRuleOfTwoPolicy(profile: RuleOfTwoProfile): RuleOfTwoCompilation {
+  requireObject("buildRuleOfTwoPolicy", "profile", profile, "a profile such as { untrustedInput: true, sensitiveData: false, externalSideEffects: true }");
   const heldLegs: TrifectaLeg[] = [];
   if (profile.untrustedInput) heldLegs.push("untrusted-input");
   if (profile.sensitiveData) heldLegs.push("sensitive-data");

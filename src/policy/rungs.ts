@@ -1,3 +1,4 @@
+import { requireArray, requireObject, requireString } from "../errors/arguments.js";
 /**
  * Approval rungs and rung-aware tool descriptions.
  *
@@ -117,6 +118,7 @@ export interface GateQuery {
  * shell is.
  */
 export function isToolGatedAtRung(query: GateQuery): boolean {
+  requireObject("isToolGatedAtRung", "query", query, "a query such as { toolName: \"Bash\", rung: \"plan\" }");
   const shells = query.shellTools ?? SHELL_TOOL_NAMES;
   if (shells.includes(query.toolName) && (query.gateShell ?? true)) return true;
   if (isDeterministicRung(query.rung)) return !isAccessClassGrantedAtRung(query.toolName, query.rung);
@@ -125,6 +127,8 @@ export function isToolGatedAtRung(query: GateQuery): boolean {
 
 /** The live gated set for a rung: the bound tools the rule gates, shell first, bound order otherwise, no duplicates or empty names. */
 export function resolveGatedToolNames(options: { rung: ApprovalRung; boundToolNames: readonly string[]; gateShell?: boolean; shellTools?: readonly string[] }): string[] {
+  requireObject("resolveGatedToolNames", "options", options, "options with a rung and boundToolNames");
+  requireArray("resolveGatedToolNames", "options.boundToolNames", options.boundToolNames, "the list of the tool names bound to the run");
   const shells = options.shellTools ?? SHELL_TOOL_NAMES;
   const names = [...new Set(options.boundToolNames.filter((n) => n !== ""))];
   const gated = names.filter((toolName) => isToolGatedAtRung({ toolName, rung: options.rung, gateShell: options.gateShell, shellTools: shells }));
@@ -137,6 +141,8 @@ export function resolveGatedToolNames(options: { rung: ApprovalRung; boundToolNa
  * tool is granted only where the rung's grant covers its access class.
  */
 export function isGrantedAtRung(toolName: string, rung: ApprovalRung, gatedTools: readonly string[]): boolean {
+  requireString("isGrantedAtRung", "toolName", toolName, 'a tool name such as "Bash"');
+  requireArray("isGrantedAtRung", "gatedTools", gatedTools, "the gated tool names (from resolveGatedToolNames)");
   if (rung === "bypass") return true;
   if (!gatedTools.includes(toolName)) return true;
   return isAccessClassGrantedAtRung(toolName, rung);
@@ -144,6 +150,7 @@ export function isGrantedAtRung(toolName: string, rung: ApprovalRung, gatedTools
 
 /** Remove any previously appended rung sentence, returning the tool's own description. */
 export function stripRungToolDescriptionSuffix(description: string): string {
+  requireString("stripRungToolDescriptionSuffix", "description", description, "a tool description");
   const suffixes = [...new Set(Object.values(RUNG_TOOL_DESCRIPTION_SUFFIXES).filter((s): s is string => s !== null))];
   let out = description;
   for (let changed = true; changed; ) {
@@ -174,6 +181,9 @@ export interface DescribableTool {
  * alone; an empty description becomes the sentence itself.
  */
 export function applyRungAwareToolDescriptions<T extends DescribableTool>(tools: T[], options: { rung: ApprovalRung; gatedTools: readonly string[] }): T[] {
+  requireArray("applyRungAwareToolDescriptions", "tools", tools, "a list of tools ({ name, description })");
+  requireObject("applyRungAwareToolDescriptions", "options", options, "options with a rung and gatedTools");
+  requireArray("applyRungAwareToolDescriptions", "options.gatedTools", options.gatedTools, "the gated tool names (from resolveGatedToolNames)");
   const suffix = getRungToolDescriptionSuffix(options.rung);
   for (const tool of tools) {
     if (!tool.name) continue;

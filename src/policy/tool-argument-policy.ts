@@ -9,6 +9,7 @@
  * advertise-time question "is this tool denied by name?".
  */
 import { ConfigError } from "../errors/proctor-error.js";
+import { requireArray, requireObject, requireString } from "../errors/arguments.js";
 
 /** The three legs of the lethal trifecta (Meta's "Rule of Two"). */
 export type TrifectaLeg = "untrusted-input" | "sensitive-data" | "external-side-effects";
@@ -108,6 +109,13 @@ function reasonOf(rule: ToolArgumentRule, effect: PermissionEffect, toolName: st
   return rule.reason ?? `policy rule for "${rule.tool}" says ${effect} for ${toolName}`;
 }
 
+/** A policy argument must at least hold a `rules` list; anything else is refused before it is read. */
+function requirePolicy(fn: string, policy: unknown): asserts policy is ToolArgumentPolicy {
+  const expected = "a tool-argument policy with a rules list (from parsePolicy or buildRuleOfTwoPolicy)";
+  requireObject(fn, "policy", policy, expected);
+  requireArray(fn, "policy.rules", (policy as { rules?: unknown }).rules, expected);
+}
+
 /**
  * Evaluate a policy against one call: every matching rule contributes its effect and the
  * strongest wins (`deny > defer > ask > allow`); the reason is the first strongest rule's. With
@@ -115,6 +123,8 @@ function reasonOf(rule: ToolArgumentRule, effect: PermissionEffect, toolName: st
  * POLICY_INVALID ProctorError naming the rule whose `when` returned a non-boolean.
  */
 export function evaluatePermissionDecision(policy: ToolArgumentPolicy, facts: ToolCallFacts): PermissionDecision {
+  requirePolicy("evaluatePermissionDecision", policy);
+  requireObject("evaluatePermissionDecision", "facts", facts, "the facts of one call (from toolCallFacts)");
   let best: { effect: PermissionEffect; rule: ToolArgumentRule } | undefined;
   for (const [index, rule] of policy.rules.entries()) {
     if (!ruleToolMatches(rule.tool, facts.toolName) || !predicateHolds(rule, index, facts)) continue;
@@ -133,6 +143,8 @@ export function evaluatePermissionDecision(policy: ToolArgumentPolicy, facts: To
 
 /** The binary projection: every non-`allow` effect becomes `forbid` (a consumer that cannot ask or defer must not run the call). */
 export function evaluateToolArgumentPolicy(policy: ToolArgumentPolicy, facts: ToolCallFacts): ToolPolicyDecision {
+  requirePolicy("evaluateToolArgumentPolicy", policy);
+  requireObject("evaluateToolArgumentPolicy", "facts", facts, "the facts of one call (from toolCallFacts)");
   const decision = evaluatePermissionDecision(policy, facts);
   return decision.effect === "allow" ? { effect: "allow" } : { effect: "forbid", reason: decision.reason };
 }
@@ -142,6 +154,8 @@ export function evaluateToolArgumentPolicy(policy: ToolArgumentPolicy, facts: To
  * tool? Rules with a `when` predicate are call-time only and never count here.
  */
 export function isToolDeniedByName(policy: ToolArgumentPolicy, toolName: string): NameDenialDecision {
+  requirePolicy("isToolDeniedByName", policy);
+  requireString("isToolDeniedByName", "toolName", toolName, 'a tool name such as "Bash"');
   for (const rule of policy.rules) {
     if (rule.when || normalizeRuleEffect(rule.effect) !== "deny" || !ruleToolMatches(rule.tool, toolName)) continue;
     return { denied: true, reason: reasonOf(rule, "deny", toolName) };

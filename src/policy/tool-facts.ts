@@ -2,6 +2,7 @@
 import { classifyToolEffect } from "../effects/effects.js";
 import { baseToolOf, type HarnessDialect } from "../effects/dialect.js";
 import { ruleToolMatches, type PolicySideEffectClass, type ToolCallFacts } from "./tool-argument-policy.js";
+import { requireObject, requireString } from "../errors/arguments.js";
 
 /** What a policy file may say about a tool, overriding what the dialect implies. */
 export interface ToolFactOverride {
@@ -32,6 +33,9 @@ export function toolCallFacts(
   dialect: HarnessDialect,
   overrides: Readonly<Record<string, ToolFactOverride>> = {},
 ): ToolCallFacts {
+  requireString("toolCallFacts", "toolName", toolName, 'a tool name such as "Bash"');
+  requireObject("toolCallFacts", "dialect", dialect, "a harness dialect (claudeCodeDialect or codexDialect)");
+  requireObject("toolCallFacts", "overrides", overrides, "an object of fact overrides keyed by tool name or glob");
   const base = baseToolOf(toolName);
   let facts: { -readonly [K in keyof ToolCallFacts]: ToolCallFacts[K] } = {
     toolName: base,

@@ -2,6 +2,7 @@
  * Recorded transcripts → Trace: text, a stream-json file, or a Claude Code session log. The
  * reading itself is `readers/claude.ts`; this module finds the input and keeps it bounded.
  */
+import { requireString } from "../errors/arguments.js";
 import { InvalidInputError, ProctorError, TranscriptError } from "../errors/proctor-error.js";
 import { readEventBytes } from "../io/read-bounded.js";
 import { NOT_A_TRANSCRIPT, parseClaudeStream } from "./readers/claude.js";
@@ -23,6 +24,7 @@ export function requireTranscriptEvents(trace: Trace, where: string): Trace {
 
 /** Parse transcript text into a Trace. Never throws on content: problems land in `trace.errors`. */
 export function parseTranscript(text: string, options: { sourceKind?: TraceSource["kind"] } = {}): Trace {
+  requireString("parseTranscript", "text", text, "the transcript's text (claude -p --output-format stream-json); for a file use readTranscript");
   return parseClaudeStream(text, options);
 }
 

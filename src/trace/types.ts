@@ -177,13 +177,17 @@ export interface TraceSource {
   readonly gitBranch?: string;
 }
 
-/** A run-level problem: the run failed, ended early, or its record was damaged. */
-export interface RunError {
+/**
+ * A run-level problem recorded in a trace: the run failed, ended early, or its record was damaged.
+ * Data about the run, not a thrown error (that is the `RunError` class).
+ */
+export interface RunProblem {
   readonly kind: string;
   readonly message: string;
   /** 1-based transcript line, for malformed lines. */
   readonly line?: number;
 }
+
 
 /** How the run ended, from its final result line. */
 export interface RunOutcome {
@@ -245,5 +249,5 @@ export interface Trace {
   readonly modelRequests?: readonly ModelRequest[];
   /** Present on a replayed run: how it differed from its recording. */
   readonly replay?: ReplayRecord;
-  readonly errors: readonly RunError[];
+  readonly errors: readonly RunProblem[];
 }

@@ -1,3 +1,5 @@
+import { InternalError } from "../errors/proctor-error.js";
+
 /**
  * Small narrowing helpers shared by the library, so parsed JSON is read as `unknown` and narrowed
  * where it is used, and an index the code has proved valid is read without a bare `!`.
@@ -25,9 +27,10 @@ export function asArray(value: unknown): readonly unknown[] {
 
 /**
  * `list[index]` where the caller's logic guarantees the index is in range (a loop bound, a length
- * checked earlier). Out of range is a bug in proctor, so it throws rather than yield undefined.
+ * checked earlier). Out of range is a bug in proctor, so it throws an `INTERNAL` error rather than
+ * yield undefined.
  */
 export function at<T>(list: readonly T[], index: number): T {
-  if (index < 0 || index >= list.length) throw new RangeError(`proctor internal error: index ${index} outside a list of ${list.length}`);
+  if (index < 0 || index >= list.length) throw new InternalError(`index ${index} outside a list of ${list.length}`);
   return list[index] as T;
 }

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as proctor from "../../src/index.js";
+import * as harness from "../../harness/index.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
@@ -80,5 +82,13 @@ describe("docs/errors.md", () => {
   it("gives every code a class: each code is declared by some subclass", () => {
     const declared = new Set([...classCodes().values()].flat());
     expect(unionCodes().filter((c) => !declared.has(c))).toEqual([]);
+  });
+
+  it("names classes a user can import: each is exported from proctor (HarnessError from proctor/harness)", () => {
+    const table = /^## The classes\n([\s\S]*?)^## /m.exec(read("docs/errors.md"))?.[1] ?? "";
+    const named = [...table.matchAll(/^\| `(\w+Error)`/gm)].map((m) => m[1] as string);
+    expect(named.length).toBeGreaterThan(8);
+    const exported: Record<string, unknown> = { ...proctor, HarnessError: harness.HarnessError };
+    expect(named.filter((name) => typeof exported[name] !== "function")).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * permission is matched against. `undefined` when that cannot be done soundly (substitutions,
  * control flow, functions, background jobs, a parse failure): such a line can hide a command.
  */
+import { requireString } from "../../errors/arguments.js";
 import { MAX_COMMAND_LENGTH, MAX_TREE_DEPTH } from "./classify.js";
 import { checkAgreement } from "./agreement.js";
 import { parseShell, type ShellNode } from "./parser.js";
@@ -32,6 +33,7 @@ function collect(node: ShellNode, out: string[]): boolean {
 
 /** The simple commands of a line, or `undefined` when they cannot be listed soundly. */
 export function simpleCommands(command: string): string[] | undefined {
+  requireString("simpleCommands", "command", command, "a shell command");
   // The same bounds as classifyBash: `collect` recurses once per tree level.
   if (command.length > MAX_COMMAND_LENGTH || CONFUSABLE.test(command)) return undefined;
   // Bash's own reading must agree with the tree's (no substitution at all, the same strings,

@@ -9,7 +9,7 @@ import { interpretHookOutput } from "../../hook/interpret.js";
 import { tieDenyingHooks } from "../denying-hooks.js";
 import { filesFromCalls } from "../files-from-calls.js";
 import { toolResultStatus } from "../result-status.js";
-import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../types.js";
+import { MAIN_AGENT, type HookEvent, type Reply, type RunProblem, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../types.js";
 import { readJsonLines } from "./json-lines.js";
 
 type Json = Record<string, any>;
@@ -63,7 +63,7 @@ export interface ClaudeReadState {
   readonly startedHooks: Map<string, StartedHook>;
   /** The hook ids that answered (a started hook that did not is pending when the run ends). */
   readonly answeredHooks: Set<string>;
-  readonly errors: RunError[];
+  readonly errors: RunProblem[];
   /** The final `result` line. */
   result: Json | undefined;
   /** What a synthetic (CLI-written) assistant message said: the last words of a cut-off run. */
@@ -370,7 +370,7 @@ function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { s
 }
 
 /** The error a failed `result` line stands for. A lost connection has no status but is an API error all the same ("API Error: Connection …"). */
-function resultError(result: Json, outcome: RunOutcome): RunError {
+function resultError(result: Json, outcome: RunOutcome): RunProblem {
   const detail = typeof result.result === "string" && result.result ? result.result : Array.isArray(result.errors) ? result.errors.join("; ") : outcome.subtype;
   return { kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail };
 }

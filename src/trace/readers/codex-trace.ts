@@ -5,7 +5,8 @@
 import { InvalidInputError, ProctorError } from "../../errors/proctor-error.js";
 import { readEventBytes } from "../../io/read-bounded.js";
 import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../transcript.js";
-import type { FileChange, FileRecord, Reply, RunError, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../types.js";
+import { requireObject, wrongArgument } from "../../errors/arguments.js";
+import type { FileChange, FileRecord, Reply, RunProblem, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../types.js";
 import { parseCodexEvents, type CodexEventOptions, type CodexEvents, type TimelineEntry } from "./codex.js";
 
 /** What the JSON stream cannot tell and the caller can. */
@@ -59,7 +60,7 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
   }
   if (pending && pending.text.trim()) replies.push(pending);
 
-  const errors: RunError[] = [...events.errors];
+  const errors: RunProblem[] = [...events.errors];
   let outcome: RunOutcome | undefined;
   if (events.ended === "completed") outcome = { subtype: "success", isError: false };
   else if (events.ended === "failed") {
@@ -100,6 +101,8 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
 
 /** Parse `codex exec --json` output (text, or its UTF-8 bytes) into a Trace. Pass `cwd` so file paths come out relative to it. */
 export function parseCodexJsonl(text: string | Uint8Array, options: CodexEventOptions = {}): Trace {
+  if (typeof text !== "string" && !(text instanceof Uint8Array)) throw wrongArgument("parseCodexJsonl", "text", text, "the text of a codex exec --json event log");
+  requireObject("parseCodexJsonl", "options", options, "an options object");
   const events = parseCodexEvents(text, options);
   return buildCodexTrace(events, events.entries, options.cwd ? { source: { cwd: options.cwd } } : {});
 }

@@ -6,7 +6,7 @@
  * the kinds of item an `item.*` event carries).
  */
 import { relativeToCwd } from "../files-from-calls.js";
-import type { RunError, ToolCall, ToolStatus } from "../types.js";
+import type { RunProblem, ToolCall, ToolStatus } from "../types.js";
 import { unwrapShellCommand } from "./codex-command.js";
 import { readJsonLines } from "./json-lines.js";
 
@@ -38,7 +38,7 @@ export interface CodexEvents {
   /** `turn.failed`'s message. */
   readonly failure?: string;
   /** Malformed lines, error events and error items. */
-  readonly errors: readonly RunError[];
+  readonly errors: readonly RunProblem[];
 }
 
 export interface CodexEventOptions {
@@ -60,7 +60,7 @@ interface CodexReadState {
   readonly entries: TimelineEntry[];
   /** Where each item's entry sits: a later event for the same item replaces it. */
   readonly byItem: Map<string, number>;
-  readonly errors: RunError[];
+  readonly errors: RunProblem[];
   /** `error` events' messages, kept apart until the end (one may repeat the turn's failure). */
   readonly streamErrors: string[];
   threadId: string | undefined;
