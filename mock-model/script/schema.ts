@@ -2,6 +2,7 @@
  * Scripts are validated when they are loaded — from a JSON/YAML file or from code — and every
  * problem is reported with the path of the bad field (`turns[2].tools[0].input: must be object`).
  */
+import { requireString } from "../../src/errors/arguments.js";
 import { ConfigError, } from "../../src/errors/proctor-error.js";
 import { parseDataText, readDataFile } from "../../src/io/read-data-file.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
@@ -135,6 +136,7 @@ export function validateScript(value: unknown, source = "script"): Script {
 
 /** Parse script text (JSON, or YAML for `.yaml`/`.yml` names) and validate it. */
 export function parseScript(text: string, source = "script"): Script {
+  requireString("parseScript", "text", text, "the script text (JSON, or YAML for a .yaml/.yml source)");
   return validateScript(parseDataText(text, source, { format: scriptFormat(source), code: "SCRIPT_INVALID" }), source);
 }
 

@@ -1,4 +1,5 @@
 /** The CheckReport's JSON Schema, and `validateCheckReport`/`parseCheckReport` with path-precise errors. */
+import { requireString } from "../errors/arguments.js";
 import { ReportError } from "../errors/proctor-error.js";
 import { parseDataText } from "../io/read-data-file.js";
 import { schemaChecker } from "../schema/schema-errors.js";
@@ -123,6 +124,7 @@ export function validateCheckReport(value: unknown, root = "report"): CheckRepor
 
 /** JSON text → a validated CheckReport; `source` names the file in errors. */
 export function parseCheckReport(text: string, source = "report"): CheckReport {
+  requireString("parseCheckReport", "text", text, "the JSON text of a report (proctor run --json)");
   return validateCheckReport(parseDataText(text, source, { code: "REPORT_INVALID" }), source);
 }
 

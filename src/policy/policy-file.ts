@@ -6,6 +6,7 @@
  * Validated by hand rather than with ajv: the gate loads this on every tool call, and ajv costs
  * ~85 ms per process to import and compile. Every problem is reported with the path of its field.
  */
+import { requireString } from "../errors/arguments.js";
 import { ConfigError, ProctorError } from "../errors/proctor-error.js";
 import { parseDataText, readDataFile } from "../io/read-data-file.js";
 import { isPlainObject, matchArgs, type ArgMatcher } from "../match/arg-match.js";
@@ -164,6 +165,7 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
 
 /** Parse policy text: JSON when it looks like JSON (or `format` says so), else YAML (loaded only then). */
 export async function parsePolicyText(text: string, source = "policy", format?: "json" | "yaml"): Promise<PolicyFile> {
+  requireString("parsePolicyText", "text", text, "the policy text (JSON or YAML)");
   return parsePolicy(parseDataText(text, source, { format: format ?? "auto", code: "POLICY_INVALID" }), source);
 }
 

@@ -407,7 +407,7 @@ const COMMANDS: Record<string, { args: string[]; stdin?: string; code: string }>
   trace: { args: ["trace", path.join(dir, "missing.jsonl")], code: "TRANSCRIPT_UNREADABLE" },
   check: { args: ["check", path.join(ROOT, "test/fixtures/transcripts/edit-write-bash-fail.jsonl"), "--checks", MISSING], code: "INVALID_INPUT" },
   show: { args: ["show", path.join(dir, "missing.jsonl")], code: "TRANSCRIPT_UNREADABLE" },
-  baseline: { args: ["baseline", "--check", MISSING, MISSING], code: "INVALID_INPUT" },
+  baseline: { args: ["baseline", "--check", MISSING, MISSING], code: "REPORT_INVALID" },
   merge: { args: ["merge", MISSING], code: "INVALID_INPUT" },
   run: { args: ["run", MISSING], code: "INVALID_INPUT" },
   export: { args: ["export", "nonsense"], code: "INVALID_INPUT" },
