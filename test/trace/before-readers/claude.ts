@@ -16,7 +16,7 @@ interface MutableCall {
   name: string;
   input: Record<string, unknown>;
   agent: string;
-  agentType?: string;
+  agentType?: string | undefined;
   result?: string;
   isError?: boolean;
   turn: number;
@@ -56,7 +56,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   const groups = new Map<string, MessageGroup>();
   const subagentTypes = new Map<string, string>();
   const hooks: HookEvent[] = [];
-  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string }>();
+  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string | undefined }>();
   const errors: RunError[] = [];
   let source: TraceSource = { kind: options.sourceKind ?? "transcript" };
   let result: Json | undefined;
@@ -209,7 +209,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     toolCalls,
     subagents,
     skills,
-    hooks: hooks.map((h) => (h.callId && !index.has(h.callId) ? { ...h, callId: undefined } : h)),
+    hooks: hooks.map((h) => (h.callId && !index.has(h.callId) ? ({ ...h, callId: undefined } as unknown as HookEvent) : h)),
     replies,
     ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
     ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),
@@ -243,7 +243,7 @@ function findHookCall(calls: readonly MutableCall[], hookName: string): string |
   return undefined;
 }
 
-function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string }>, calls: readonly MutableCall[]): HookEvent {
+function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string | undefined }>, calls: readonly MutableCall[]): HookEvent {
   const id = String(line.hook_id);
   const start = started.get(id);
   const name = String(line.hook_name ?? start?.name ?? "");
@@ -291,7 +291,7 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
     ...(deniedBy ? { deniedBy } : {}),
     ...(deniedBy === "hook" && c.denyingHook !== undefined ? { denyingHook: c.denyingHook } : {}),
     turn: c.turn,
-    ...(effects && effects.length ? { effects } : {}),
+    ...(effects?.length ? { effects } : {}),
   };
 }
 
