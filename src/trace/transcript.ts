@@ -2,7 +2,7 @@
  * Recorded transcripts → Trace: text, a stream-json file, or a Claude Code session log. The
  * reading itself is `readers/claude.ts`; this module finds the input and keeps it bounded.
  */
-import { InvalidInputError, ProctorError, TranscriptError } from "../errors/proctor-error.js";
+import { InvalidInputError, TranscriptError } from "../errors/proctor-error.js";
 import { readEventBytes } from "../io/read-bounded.js";
 import { NOT_A_TRANSCRIPT, parseClaudeStream } from "./readers/claude.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, type EventText, type SubagentLog } from "./session-log.js";
