@@ -2,7 +2,7 @@
  * Scripts are validated when they are loaded — from a JSON/YAML file or from code — and every
  * problem is reported with the path of the bad field (`turns[2].tools[0].input: must be object`).
  */
-import { ConfigError, ProctorError } from "../../src/errors/proctor-error.js";
+import { ConfigError } from "../../src/errors/proctor-error.js";
 import { parseDataText, readDataFile } from "../../src/io/read-data-file.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
 import { isPlainObject } from "../../src/match/arg-match.js";

@@ -1,5 +1,5 @@
 /** The CheckReport's JSON Schema, and `validateCheckReport`/`parseCheckReport` with path-precise errors. */
-import { ProctorError, ReportError } from "../errors/proctor-error.js";
+import { ReportError } from "../errors/proctor-error.js";
 import { parseDataText } from "../io/read-data-file.js";
 import { schemaChecker } from "../schema/schema-errors.js";
 import { REPORT_VERSION, type CheckReport } from "./types.js";

@@ -2,7 +2,7 @@
  * A Codex run's timeline turned into the same Trace a Claude Code run gives, so every check
  * reads both. `readCodexJsonl` does it for recorded `codex exec --json` output.
  */
-import { InvalidInputError, } from "../../errors/proctor-error.js";
+import { InvalidInputError } from "../../errors/proctor-error.js";
 import { readEventBytes } from "../../io/read-bounded.js";
 import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../transcript.js";
 import type { FileChange, FileRecord, Reply, RunError, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../types.js";
