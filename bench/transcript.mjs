@@ -25,11 +25,11 @@ function buildTranscript(targetBytes) {
     }
   }
   out.push(result);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 /** The same events with every non-ASCII character written as a \u escape: the same JSON, one-byte text throughout. */
-const asAscii = (text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const asAscii = (text) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const gc = globalThis.gc ?? (() => {});
 

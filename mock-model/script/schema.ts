@@ -3,7 +3,7 @@
  * problem is reported with the path of the bad field (`turns[2].tools[0].input: must be object`).
  */
 import { requireString } from "../../src/errors/arguments.js";
-import { ConfigError, } from "../../src/errors/proctor-error.js";
+import { ConfigError } from "../../src/errors/proctor-error.js";
 import { parseDataText, readDataFile } from "../../src/io/read-data-file.js";
 import { schemaChecker } from "../../src/schema/schema-errors.js";
 import { isPlainObject } from "../../src/match/arg-match.js";

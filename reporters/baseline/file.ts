@@ -1,7 +1,7 @@
 /** Reading and writing baseline files: sorted keys and two-space indent, so a baseline's git diff shows only what changed. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { readDataFile } from "../../src/io/read-data-file.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { createBaseline, validateBaseline, type Baseline } from "./format.js";

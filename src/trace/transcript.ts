@@ -3,7 +3,7 @@
  * reading itself is `readers/claude.ts`; this module finds the input and keeps it bounded.
  */
 import { requireString } from "../errors/arguments.js";
-import { InvalidInputError, ProctorError, TranscriptError } from "../errors/proctor-error.js";
+import { InvalidInputError, TranscriptError } from "../errors/proctor-error.js";
 import { readEventBytes } from "../io/read-bounded.js";
 import { NOT_A_TRANSCRIPT, parseClaudeStream } from "./readers/claude.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, type EventText, type SubagentLog } from "./session-log.js";

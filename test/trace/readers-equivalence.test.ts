@@ -79,7 +79,7 @@ describe("a Codex line nesting deeper than the cap", () => {
 
 describe("reading a file gives what parsing its text gives", () => {
   // Files are decoded line by line when they hold non-ASCII, whole when they don't: both ways.
-  const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const escaped = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   for (const { name, text } of claude) {
     it(name, () => {
       const dirPath = mkdtempSync(join(tmpdir(), "proctor-readers-"));

@@ -10,9 +10,10 @@ import { tieDenyingHooks } from "../denying-hooks.js";
 import { filesFromCalls } from "../files-from-calls.js";
 import { toolResultStatus } from "../result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunProblem, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../types.js";
+import { isRecord } from "../../util/narrow.js";
 import { readJsonLines } from "./json-lines.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** A tool call while the transcript is read: its result arrives on a later line. */
 interface ReadingCall {
@@ -75,6 +76,14 @@ export interface ClaudeReadState {
 /** Reads one line of one event kind into the state; `line` is 1-based. */
 type LineReader = (state: ClaudeReadState, event: Json, line: number) => void;
 
+/** What an absent or non-object field reads as: no fields (shared, never written). */
+const NO_FIELDS: Json = Object.freeze({});
+
+/** `value[key]` when `value` is an object, else undefined. */
+function field(value: unknown, key: string): unknown {
+  return isRecord(value) ? value[key] : undefined;
+}
+
 /** The tools that start a subagent. */
 const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
 
@@ -86,7 +95,7 @@ export function flattenContent(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return content === undefined || content === null ? "" : JSON.stringify(content);
   return content
-    .map((b: Json) => (b?.type === "text" ? String(b.text ?? "") : b?.type === "image" ? "[image]" : JSON.stringify(b)))
+    .map((b: unknown) => (isRecord(b) && b.type === "text" ? String(b.text ?? "") : isRecord(b) && b.type === "image" ? "[image]" : JSON.stringify(b)))
     .join("\n");
 }
 
@@ -111,9 +120,10 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
 
 /** `assistant`: one content block of a model message — text, thinking, or a tool call. */
 function readAssistant(state: ClaudeReadState, event: Json, line: number): void {
-  const msg: Json = event.message ?? {};
-  const agent: string = event.parent_tool_use_id ?? MAIN_AGENT;
-  const id: string = msg.id ?? `line-${line}`;
+  const msg: Json = isRecord(event.message) ? event.message : NO_FIELDS;
+  const parent = event.parent_tool_use_id;
+  const agent = typeof parent === "string" ? parent : parent === undefined || parent === null ? MAIN_AGENT : String(parent);
+  const id = typeof msg.id === "string" ? msg.id : msg.id === undefined || msg.id === null ? `line-${line}` : String(msg.id);
   let message = state.messages.get(id);
   if (!message) {
     message = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: state.calls.length, turn: state.messages.size + 1 };
@@ -121,9 +131,10 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   }
   const content: unknown = msg.content;
   if (Array.isArray(content)) {
-    for (const block of content) {
-      if (block?.type === "text" && typeof block.text === "string") message.texts.push(block.text);
-      else if (block?.type === "tool_use") {
+    for (const block of content as unknown[]) {
+      if (!isRecord(block)) continue;
+      if (block.type === "text" && typeof block.text === "string") message.texts.push(block.text);
+      else if (block.type === "tool_use") {
         message.callsTool = true;
         addCall(state, block, agent, message.turn);
       }
@@ -137,7 +148,7 @@ function addCall(state: ClaudeReadState, block: Json, agent: string, turn: numbe
   const call: ReadingCall = {
     id: String(block.id),
     name: String(block.name),
-    input: typeof block.input === "object" && block.input !== null ? block.input : {},
+    input: callInput(block.input),
     agent,
     agentType: agent !== MAIN_AGENT ? state.subagentTypes.get(agent) : undefined,
     result: undefined,
@@ -153,12 +164,20 @@ function addCall(state: ClaudeReadState, block: Json, agent: string, turn: numbe
   else state.callsByName.set(call.name, [call]);
 }
 
+/** A tool call's input as the transcript gave it; anything but an object reads as no input. */
+function callInput(input: unknown): Record<string, unknown> {
+  // Any object is kept as written, an array too (the CLI never writes one): narrowing with
+  // `isRecord` would turn an array into `{}`, which is not what this reader has ever done.
+  return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+}
+
 /** `user`: tool results, each paired with its call by id. */
 function readToolResults(state: ClaudeReadState, event: Json): void {
-  const content = event.message?.content;
+  const message = event.message;
+  const content = isRecord(message) ? message.content : undefined;
   if (!Array.isArray(content)) return;
-  for (const block of content) {
-    if (block?.type !== "tool_result") continue;
+  for (const block of content as unknown[]) {
+    if (!isRecord(block) || block.type !== "tool_result") continue;
     const call = state.callsById.get(String(block.tool_use_id));
     if (!call) continue;
     call.result = flattenContent(block.content);
@@ -176,8 +195,8 @@ function readInit(state: ClaudeReadState, event: Json): void {
     ...(typeof event.cwd === "string" ? { cwd: event.cwd } : {}),
     ...(typeof event.permissionMode === "string" ? { permissionMode: event.permissionMode } : {}),
     ...(Array.isArray(event.tools) ? { tools: event.tools.map(String) } : {}),
-    ...(Array.isArray(event.mcp_servers) ? { mcpServers: event.mcp_servers.map((s: Json) => ({ name: String(s.name), status: String(s.status) })) } : {}),
-    ...(Array.isArray(event.plugins) ? { plugins: event.plugins.map((p: Json) => ({ name: String(p?.name ?? ""), path: String(p?.path ?? "") })) } : {}),
+    ...(Array.isArray(event.mcp_servers) ? { mcpServers: event.mcp_servers.map((s: unknown) => ({ name: String(field(s, "name")), status: String(field(s, "status")) })) } : {}),
+    ...(Array.isArray(event.plugins) ? { plugins: event.plugins.map((p: unknown) => ({ name: String(field(p, "name") ?? ""), path: String(field(p, "path") ?? "") })) } : {}),
   };
 }
 
@@ -229,7 +248,7 @@ const SYSTEM_READERS: ReadonlyMap<string, LineReader> = new Map<string, LineRead
 const READERS: ReadonlyMap<string, LineReader> = new Map<string, LineReader>([
   ["assistant", readAssistant],
   ["user", readToolResults],
-  ["system", (state, event, line) => SYSTEM_READERS.get(event.subtype)?.(state, event, line)],
+  ["system", (state, event, line) => (typeof event.subtype === "string" ? SYSTEM_READERS.get(event.subtype)?.(state, event, line) : undefined)],
   ["result", readResult],
 ]);
 
@@ -239,10 +258,10 @@ export function readClaudeEvent(state: ClaudeReadState, event: unknown, line: nu
     state.errors.push({ kind: "malformed-line", line, message: `line ${line} is not a JSON object; skipped, the rest was read` });
     return;
   }
-  const type = (event as Json).type;
-  if (typeof type !== "string") return;
+  // An array is skipped like any other line without a "type".
+  if (!isRecord(event) || typeof event.type !== "string") return;
   state.events++;
-  READERS.get(type)?.(state, event as Json, line);
+  READERS.get(event.type)?.(state, event, line);
 }
 
 /** Record a line that did not parse. A damaged event is still a sign of a transcript; prose or a log is not. */
@@ -275,7 +294,7 @@ function findHookCall(state: ClaudeReadState, hookName: string): string | undefi
 export function finishTrace(state: ClaudeReadState): Trace {
   const { calls, result, errors, source } = state;
   const hooks = settleHooks(state);
-  const denials = new Set<string>((Array.isArray(result?.permission_denials) ? (result.permission_denials as Json[]) : []).map((d) => String(d?.tool_use_id)));
+  const denials = new Set<string>((Array.isArray(result?.permission_denials) ? (result.permission_denials as unknown[]) : []).map((d) => String(isRecord(d) ? d.tool_use_id : undefined)));
   const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials));
   const { subagents, skills } = readSpawns(state, toolCalls);
 
@@ -396,13 +415,15 @@ function finishCall(c: ReadingCall, denials: ReadonlySet<string>): ToolCall {
   if (deniedBy) out.deniedBy = deniedBy;
   if (deniedBy === "hook" && c.denyingHook !== undefined) out.denyingHook = c.denyingHook;
   out.turn = c.turn;
-  if (effects && effects.length) out.effects = effects;
+  if (effects?.length) out.effects = effects;
   return out as unknown as ToolCall;
 }
 
 function readUsage(result: Json): Usage | undefined {
-  const u = result.usage;
-  if (typeof u !== "object" || u === null) return undefined;
+  const usage = result.usage;
+  if (typeof usage !== "object" || usage === null) return undefined;
+  // An array is an object too: it has always given a usage of zero tokens.
+  const u: Json = isRecord(usage) ? usage : NO_FIELDS;
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
   return {
     ...(typeof result.total_cost_usd === "number" && Number.isFinite(result.total_cost_usd) ? { costUsd: result.total_cost_usd } : {}),

@@ -2,7 +2,7 @@
  * A Codex run's timeline turned into the same Trace a Claude Code run gives, so every check
  * reads both. `readCodexJsonl` does it for recorded `codex exec --json` output.
  */
-import { InvalidInputError, ProctorError } from "../../errors/proctor-error.js";
+import { InvalidInputError } from "../../errors/proctor-error.js";
 import { readEventBytes } from "../../io/read-bounded.js";
 import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../transcript.js";
 import { requireObject, wrongArgument } from "../../errors/arguments.js";
@@ -53,12 +53,12 @@ export function buildCodexTrace(events: CodexEvents, entries: readonly TimelineE
       toolCalls.push(grouped || entry.call.turn !== undefined ? entry.call : { ...entry.call, turn });
       pending = undefined;
     } else if (entry.type === "message") {
-      if (pending && pending.text.trim()) replies.push(pending);
+      if (pending?.text.trim()) replies.push(pending);
       pending = { text: entry.text, at: toolCalls.length };
       lastMessage = entry.text;
     }
   }
-  if (pending && pending.text.trim()) replies.push(pending);
+  if (pending?.text.trim()) replies.push(pending);
 
   const errors: RunProblem[] = [...events.errors];
   let outcome: RunOutcome | undefined;

@@ -8,9 +8,10 @@
 import { relativeToCwd } from "../files-from-calls.js";
 import type { RunProblem, ToolCall, ToolStatus } from "../types.js";
 import { unwrapShellCommand } from "./codex-command.js";
+import { isRecord } from "../../util/narrow.js";
 import { readJsonLines } from "./json-lines.js";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** The item type a reported call came from. */
 export type CallSource = "command_execution" | "file_change" | "mcp_tool_call" | "web_search" | "todo_list" | "model";
@@ -77,6 +78,14 @@ type ItemReader = (item: Json, options: CodexEventOptions) => TimelineEntry | un
 
 const PATCH_KINDS: Record<string, string> = { add: "A", update: "M", delete: "D" };
 
+/** What a non-object field reads as: no fields (shared, never written). */
+const NO_FIELDS: Json = Object.freeze({});
+
+/** `value[key]` when `value` is an object, else undefined. */
+function field(value: unknown, key: string): unknown {
+  return isRecord(value) ? value[key] : undefined;
+}
+
 function itemStatus(status: unknown, fallback: ToolStatus): ToolStatus {
   switch (status) {
     case "completed":
@@ -94,7 +103,7 @@ function itemStatus(status: unknown, fallback: ToolStatus): ToolStatus {
 
 function contentText(content: unknown): string {
   if (!Array.isArray(content)) return "";
-  return content.map((b: Json) => (b?.type === "text" ? String(b.text ?? "") : `[${String(b?.type)}]`)).join("\n");
+  return content.map((b: unknown) => (field(b, "type") === "text" ? String(field(b, "text") ?? "") : `[${String(field(b, "type"))}]`)).join("\n");
 }
 
 function callEntry(source: CallSource, call: ToolCall): TimelineEntry {
@@ -121,7 +130,7 @@ function readCommand(item: Json, options: CodexEventOptions): TimelineEntry {
 
 /** `file_change`: a patch, its paths relative to the run's cwd. */
 function readFileChange(item: Json, options: CodexEventOptions): TimelineEntry {
-  const changes = (Array.isArray(item.changes) ? item.changes : []).map((c: Json) => ({ path: relativeToCwd(String(c?.path ?? ""), options.cwd), kind: String(c?.kind ?? "update") }));
+  const changes = (Array.isArray(item.changes) ? item.changes : []).map((c: unknown) => ({ path: relativeToCwd(String(field(c, "path") ?? ""), options.cwd), kind: String(field(c, "kind") ?? "update") }));
   const status = itemStatus(item.status, "success");
   return callEntry("file_change", {
     id: String(item.id ?? ""),
@@ -136,16 +145,18 @@ function readFileChange(item: Json, options: CodexEventOptions): TimelineEntry {
 
 /** `mcp_tool_call`: named `mcp__server__tool` as Claude Code names them. */
 function readMcpCall(item: Json): TimelineEntry {
-  const error = typeof item.error?.message === "string" ? (item.error.message as string) : undefined;
+  const message = field(item.error, "message");
+  const error = typeof message === "string" ? message : undefined;
   let status = itemStatus(item.status, "success");
-  if (status === "success" && item.result?.is_error === true) status = "failure";
+  if (status === "success" && field(item.result, "is_error") === true) status = "failure";
   if (status === "failure" && error && /approval/i.test(error)) status = "denied";
-  const result = error ?? (item.result ? contentText(item.result.content) : undefined);
+  const result = error ?? (item.result ? contentText(field(item.result, "content")) : undefined);
   return callEntry("mcp_tool_call", {
     id: String(item.id ?? ""),
     agent: "main",
     name: `mcp__${String(item.server)}__${String(item.tool)}`,
-    input: typeof item.arguments === "object" && item.arguments !== null ? item.arguments : {},
+    // Any object is kept as written, an array too: `isRecord` would turn one into `{}`.
+    input: typeof item.arguments === "object" && item.arguments !== null ? (item.arguments as Record<string, unknown>) : {},
     ...(result !== undefined && status !== "pending" ? { result } : {}),
     status,
     ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
@@ -165,13 +176,14 @@ const ITEMS: ReadonlyMap<string, ItemReader> = new Map<string, ItemReader>([
 
 /** `item.started` / `item.updated` / `item.completed`: an item's entry, replacing the one its earlier events left. */
 function readItemEvent(state: CodexReadState, event: Json, line: number): void {
-  const item: Json = event.item;
-  if (typeof item !== "object" || item === null) return;
+  const item = event.item;
+  // An array has no "type": it is skipped like an item of an unknown kind.
+  if (!isRecord(item)) return;
   if (item.type === "error") {
     if (event.type === "item.completed") state.errors.push({ kind: "codex-warning", message: String(item.message ?? "") });
     return;
   }
-  const entry = ITEMS.get(item.type)?.(item, state.options);
+  const entry = typeof item.type === "string" ? ITEMS.get(item.type)?.(item, state.options) : undefined;
   if (!entry) return;
   const key = String(item.id ?? `line-${line - 1}`);
   const at = state.byItem.get(key);
@@ -221,14 +233,15 @@ const READERS: ReadonlyMap<string, EventReader> = new Map<string, EventReader>([
     "turn.completed",
     (state, event) => {
       state.ended = "completed";
-      if (typeof event.usage === "object" && event.usage !== null) state.usage = addUsage(state.usage, readUsage(event.usage));
+      // An array is an object too: it has always counted as a usage of zero tokens.
+      if (typeof event.usage === "object" && event.usage !== null) state.usage = addUsage(state.usage, readUsage(isRecord(event.usage) ? event.usage : NO_FIELDS));
     },
   ],
   [
     "turn.failed",
     (state, event) => {
       state.ended = "failed";
-      state.failure = String(event.error?.message ?? "the turn failed");
+      state.failure = String(field(event.error, "message") ?? "the turn failed");
     },
   ],
   [
@@ -247,11 +260,11 @@ export function parseCodexEvents(text: string | Uint8Array, options: CodexEventO
   const state: CodexReadState = { options, entries: [], byItem: new Map(), errors: [], streamErrors: [], threadId: undefined, usage: undefined, ended: undefined, failure: undefined };
   readJsonLines(text, {
     value(event, line) {
-      if (typeof event !== "object" || event === null || Array.isArray(event)) {
+      if (!isRecord(event)) {
         state.errors.push({ kind: "malformed-line", line, message: `line ${line} is not a JSON object; skipped, the rest was read` });
         return;
       }
-      READERS.get((event as Json).type)?.(state, event as Json, line);
+      if (typeof event.type === "string") READERS.get(event.type)?.(state, event, line);
     },
     malformed(_raw, line, why) {
       state.errors.push({ kind: "malformed-line", line, message: `line ${line} is not JSON (${why}); skipped, the rest was read` });

@@ -7,7 +7,7 @@ import { interpretHookOutput } from "../../../src/hook/interpret.js";
 import { tieDenyingHooks } from "../../../src/trace/denying-hooks.js";
 import { filesFromCalls } from "../../../src/trace/files-from-calls.js";
 import { toolResultStatus } from "../../../src/trace/result-status.js";
-import { MAIN_AGENT, type HookEvent, type Reply, type RunError, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../../../src/trace/types.js";
+import { MAIN_AGENT, type HookEvent, type Reply, type RunProblem, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../../../src/trace/types.js";
 
 type Json = Record<string, any>;
 
@@ -16,7 +16,7 @@ interface MutableCall {
   name: string;
   input: Record<string, unknown>;
   agent: string;
-  agentType?: string;
+  agentType?: string | undefined;
   result?: string;
   isError?: boolean;
   turn: number;
@@ -56,8 +56,8 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
   const groups = new Map<string, MessageGroup>();
   const subagentTypes = new Map<string, string>();
   const hooks: HookEvent[] = [];
-  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string }>();
-  const errors: RunError[] = [];
+  const startedHooks = new Map<string, { name: string; event: string; at: number; callId?: string | undefined }>();
+  const errors: RunProblem[] = [];
   let source: TraceSource = { kind: options.sourceKind ?? "transcript" };
   let result: Json | undefined;
   let syntheticError: string | undefined;
@@ -209,7 +209,7 @@ export function parseTranscript(text: string, options: { sourceKind?: TraceSourc
     toolCalls,
     subagents,
     skills,
-    hooks: hooks.map((h) => (h.callId && !index.has(h.callId) ? { ...h, callId: undefined } : h)),
+    hooks: hooks.map((h) => (h.callId && !index.has(h.callId) ? ({ ...h, callId: undefined } as unknown as HookEvent) : h)),
     replies,
     ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
     ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),
@@ -243,7 +243,7 @@ function findHookCall(calls: readonly MutableCall[], hookName: string): string |
   return undefined;
 }
 
-function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string }>, calls: readonly MutableCall[]): HookEvent {
+function readHookResponse(line: Json, started: Map<string, { name: string; event: string; at: number; callId?: string | undefined }>, calls: readonly MutableCall[]): HookEvent {
   const id = String(line.hook_id);
   const start = started.get(id);
   const name = String(line.hook_name ?? start?.name ?? "");
@@ -291,7 +291,7 @@ function finishCall(c: MutableCall, denials: ReadonlySet<string>): ToolCall {
     ...(deniedBy ? { deniedBy } : {}),
     ...(deniedBy === "hook" && c.denyingHook !== undefined ? { denyingHook: c.denyingHook } : {}),
     turn: c.turn,
-    ...(effects && effects.length ? { effects } : {}),
+    ...(effects?.length ? { effects } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 const SANDBOX_DENIAL = /Read-only file system|Operation not permitted/;
 import { relativeToCwd } from "../../../src/trace/files-from-calls.js";
 import type { CodexEventOptions, CodexEvents, CodexUsage, TimelineEntry } from "../../../src/trace/readers/codex.js";
-import type { RunError, ToolCall, ToolStatus } from "../../../src/trace/types.js";
+import type { RunProblem, ToolCall, ToolStatus } from "../../../src/trace/types.js";
 import { unwrapShellCommand } from "../../../src/trace/readers/codex-command.js";
 
 type Json = Record<string, any>;
@@ -126,7 +126,7 @@ function addUsage(a: CodexUsage | undefined, b: CodexUsage): CodexUsage {
 export function parseCodexEvents(text: string, options: CodexEventOptions = {}): CodexEvents {
   const entries: TimelineEntry[] = [];
   const byItem = new Map<string, number>();
-  const errors: RunError[] = [];
+  const errors: RunProblem[] = [];
   const streamErrors: string[] = [];
   let threadId: string | undefined;
   let usage: CodexUsage | undefined;

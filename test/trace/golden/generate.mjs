@@ -11,9 +11,9 @@ const claudeDir = fileURLToPath(new URL("../../fixtures/transcripts/", import.me
 const codexDir = fileURLToPath(new URL("../../codex/fixtures/", import.meta.url));
 for (const f of readdirSync(claudeDir).filter((f) => f.endsWith(".jsonl"))) {
   const trace = parseTranscript(readFileSync(join(claudeDir, f), "utf8"));
-  writeFileSync(join(here, `${basename(f, ".jsonl")}.trace.json`), JSON.stringify(trace, null, 2) + "\n");
+  writeFileSync(join(here, `${basename(f, ".jsonl")}.trace.json`), `${JSON.stringify(trace, null, 2)}\n`);
 }
 for (const f of readdirSync(codexDir).filter((f) => f.endsWith(".jsonl"))) {
   const trace = parseCodexJsonl(readFileSync(join(codexDir, f), "utf8"), { cwd: "/work" });
-  writeFileSync(join(here, `codex-${basename(f, ".jsonl")}.trace.json`), JSON.stringify(trace, null, 2) + "\n");
+  writeFileSync(join(here, `codex-${basename(f, ".jsonl")}.trace.json`), `${JSON.stringify(trace, null, 2)}\n`);
 }
