@@ -157,7 +157,7 @@ function lazySafetyCheck(kind: string, { params, label, build }: SafetyRead): Ch
       if (real === undefined) {
         const factories = loadedSafetyChecks();
         if (factories === undefined) {
-          throw new InvalidInputError("SHELL_PARSER_NOT_LOADED", `${check.label} was rebuilt from JSON, and the shell classifier it needs loads on first use, which has not happened yet`, {
+          throw new InvalidInputError("SHELL_PARSER_NOT_LOADED", `${check.label} was rebuilt from JSON, and its code (the safety layer: shell classifier, effect classes) loads on first use, which has not happened yet`, {
             hint: "evaluate it with `await evaluateChecks(trace, checks)` (measure, proctor check and the vitest plugin do this for you), or build it in code with the factory from proctor/safety and `await loadShellParser()` first",
           });
         }
@@ -269,6 +269,8 @@ export function checkFromJSON<T = Trace>(json: unknown, path = "check"): Check<T
     reader.done();
     return check as Check<T>;
   } catch (error) {
+    // A nested check's error (subagent's `checks`) already names its full path.
+    if (error instanceof InvalidCheckError && error.field.startsWith(`${path}.`)) throw error;
     if (error instanceof InvalidCheckError) {
       throw new InvalidCheckError("INVALID_CHECK", `${path}.${error.field}: ${error.message}`, { cause: error, input: `${path}.${error.field}`, kind: error.kind });
     }
