@@ -4,7 +4,6 @@
  * and every reporter — one evaluator, many renderers.
  */
 import { InvalidInputError, isProctorError } from "../errors/proctor-error.js";
-import { loadShellParser } from "../effects/bash/parser.js";
 import { loadSafetyChecks } from "./safety-loader.js";
 import { encodeValue, formatValue } from "../match/codec.js";
 import type { Trace } from "../trace/types.js";
@@ -153,7 +152,9 @@ export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]):
     return evalChecks(target, checks);
   } catch (error) {
     if (!isProctorError(error) || error.code !== "SHELL_PARSER_NOT_LOADED") throw error;
-    // A check nested in another (subagent) was not prepared: load all that shell classification needs.
+    // A check nested in another (subagent) was not prepared: load all that shell classification
+    // needs. The parser's loader itself loads here, so importing proctor does not load it.
+    const { loadShellParser } = await import("../effects/bash/parser.js");
     await Promise.all([loadShellParser(), loadSafetyChecks()]);
     return evalChecks(target, checks);
   }

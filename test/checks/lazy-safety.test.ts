@@ -15,6 +15,8 @@ import { checkFromJSON, checksFromJSON, evalChecks, isProctorError, readTranscri
 import { lethalTrifecta, purity, skillPurity, skillTools } from "../../src/safety.js";
 import { skillContractProblem } from "../../src/contracts/skill-scope.js";
 import { FieldReader } from "../../src/checks/from-json.js";
+import { PURITY_LEVEL_NAMES } from "../../src/checks/purity-level.js";
+import { PURITY_LEVELS } from "../../src/effects/effects.js";
 import { InvalidCheckError } from "../../src/checks/validate.js";
 import { makeTrace, type CallSpec } from "../helpers/trace.js";
 
@@ -91,6 +93,10 @@ const recorded = readdirSync(fixtures)
   .map((f) => readTranscript(path.join(fixtures, f)));
 
 describe("safety checks rebuilt from JSON", () => {
+  it("validate purity levels against the same ladder as the effect classes", () => {
+    expect(PURITY_LEVEL_NAMES).toEqual(PURITY_LEVELS);
+  });
+
   it("have the factory's JSON and label, and round-trip through JSON unchanged", () => {
     fc.assert(
       fc.property(safetyJSON, (json) => {
