@@ -37,7 +37,7 @@ export { tool, toolWith, notTool, onlyTools, toolCount, mcp } from "./checks/too
 export type { ArgMatcher, ArgValue } from "./match/arg-match.js";
 export { denied } from "./checks/denied.js";
 export type { DeniedOptions, DeniedByOption } from "./checks/denied.js";
-export { toolStatus } from "./checks/safety.js";
+export { toolStatus } from "./checks/tool-status.js";
 export { output, eachReply, replyCount, received, turns } from "./checks/text.js";
 export { hookFired, skill } from "./checks/run.js";
 export { wrote, didNotWrite, wroteOnly } from "./checks/files.js";

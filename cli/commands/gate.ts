@@ -4,14 +4,15 @@
  * nothing objects. It fails closed: bad options, a bad policy file or malformed stdin exit 2 with
  * the reason on stderr — Claude Code blocks the call on exit 2, while any other non-zero exit
  * would let it through. It runs before every tool call, so it loads the shell parser only for a
- * shell command that needs it, and YAML only for a YAML policy.
+ * shell command that needs it (not for a plain read-only one like `git status`), and YAML only
+ * for a YAML policy.
  */
 import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { InvalidInputError, type ProctorError, isProctorError } from "../../src/errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
-import { claudeCodeDialect, codexDialect } from "../../src/effects/dialect.js";
+import { claudeCodeDialect, codexDialect, shellCommandOf } from "../../src/effects/dialect.js";
 import { PURITY_LEVELS, type PurityLevel } from "../../src/effects/effects.js";
 import { decideGate, gateNeedsShell, type GateOptions } from "../../src/policy/gate.js";
 import { readPolicyFile } from "../../src/policy/policy-file.js";
@@ -182,17 +183,25 @@ async function decide(values: GateValues, positionals: string[], started: number
     process.stderr.write(`proctor gate: ignoring a ${payload.event} event; install it as a PreToolUse hook\n`);
     return 0;
   }
-  // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
-  // optimised code that will never run.
-  if (gateNeedsShell(payload.toolName, options)) setFlagsFromString("--liftoff-only --wasm-lazy-validation");
   let judge: ((command: string) => BashVerdict) | undefined;
   if (gateNeedsShell(payload.toolName, options)) {
     const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../src/effects/bash/classify.js"), import("../../src/effects/bash/parser.js")]);
-    await loadShellParser();
     // The command runs in the event's directory with (about) this process's environment: judge it
     // there, so a repository that configures programs for git cannot pass as read-only.
     const context = { cwd: payload.cwd ?? process.cwd(), env: process.env };
-    judge = (command) => explainBash(command, context);
+    const command = shellCommandOf(payload.toolInput);
+    // Plain-word commands (`git status`, `ls -la src`) are judged without the WebAssembly parser
+    // (the classifier's fast path, proven equal to the full path). Only a read-only verdict is
+    // kept from that first reading: where the command needs the parser, the reading throws
+    // SHELL_PARSER_NOT_LOADED or fails closed, so anything else is judged again with it loaded.
+    const early = command === undefined ? undefined : withoutParser(() => explainBash(command, context));
+    if (early?.effect !== "read-only") {
+      // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
+      // optimised code that will never run.
+      setFlagsFromString("--liftoff-only --wasm-lazy-validation");
+      await loadShellParser();
+    }
+    judge = (c) => (c === command && early?.effect === "read-only" ? early : explainBash(c, context));
   }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
@@ -206,4 +215,14 @@ async function decide(values: GateValues, positionals: string[], started: number
   process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
   return 0;
 }
+/** A verdict reached without the shell parser, or `undefined` where the command needs it. */
+function withoutParser(judge: () => BashVerdict): BashVerdict | undefined {
+  try {
+    return judge();
+  } catch (error) {
+    if (isProctorError(error) && error.code === "SHELL_PARSER_NOT_LOADED") return undefined;
+    throw error;
+  }
+}
+
 export default gate;

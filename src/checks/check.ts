@@ -4,7 +4,7 @@
  * and every reporter — one evaluator, many renderers.
  */
 import { InvalidInputError, isProctorError } from "../errors/proctor-error.js";
-import { loadShellParser } from "../effects/bash/parser.js";
+import { loadSafetyChecks } from "./safety-loader.js";
 import { encodeValue, formatValue } from "../match/codec.js";
 import type { Trace } from "../trace/types.js";
 import { requireTarget, TRACE_TARGET, type CheckTarget } from "./targets.js";
@@ -142,8 +142,8 @@ export function evalChecks<T>(target: T, checks: readonly Check<T>[]): CheckResu
 
 /**
  * `evalChecks` for async callers: runs each check's asynchronous preparation (a model judge's
- * grading), and loads the shell parser when a check turns out to need it (`purity`, skill
- * contracts), so nothing pays for it that does not classify a shell command.
+ * grading, the safety checks' code), and loads the shell parser when a check turns out to need it
+ * (`purity`, skill contracts), so nothing pays for it that does not classify a shell command.
  */
 export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
   requireChecks("evaluateChecks", checks);
@@ -152,7 +152,10 @@ export async function evaluateChecks<T>(target: T, checks: readonly Check<T>[]):
     return evalChecks(target, checks);
   } catch (error) {
     if (!isProctorError(error) || error.code !== "SHELL_PARSER_NOT_LOADED") throw error;
-    await loadShellParser();
+    // A check nested in another (subagent) was not prepared: load all that shell classification
+    // needs. The parser's loader itself loads here, so importing proctor does not load it.
+    const { loadShellParser } = await import("../effects/bash/parser.js");
+    await Promise.all([loadShellParser(), loadSafetyChecks()]);
     return evalChecks(target, checks);
   }
 }

@@ -3,12 +3,12 @@
  * rejecting unknown kinds, unknown fields and bad values with the path of the bad field.
  */
 import type { Trace } from "../trace/types.js";
-import { isProctorError } from "../errors/proctor-error.js";
+import { InvalidInputError, isProctorError } from "../errors/proctor-error.js";
 import { isPlainObject } from "../match/arg-match.js";
 import { isRegexJSON } from "../match/codec.js";
 import { regexFromData } from "../match/linear-regexp.js";
-import type { Check, CheckJSON } from "./check.js";
-import { InvalidCheckError, describeValue, requireName } from "./validate.js";
+import { defineTraceCheck, type Check, type CheckJSON } from "./check.js";
+import { InvalidCheckError, describeValue, requireName, requireNames } from "./validate.js";
 import { mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
 import { denied } from "./denied.js";
 import { eachReply, replyCount, output, received, turns } from "./text.js";
@@ -21,8 +21,9 @@ import { trajectory, type TrajectoryOptions } from "./trajectory.js";
 import { allowed, blocked } from "./hook-result.js";
 import { advertised } from "./advertised.js";
 import { replayMatches } from "./replay.js";
-import { lethalTrifecta, purity, toolStatus } from "./safety.js";
-import { skillContractProblem, skillPurity, skillTools } from "../contracts/skill-scope.js";
+import { toolStatus } from "./tool-status.js";
+import { requirePurity } from "./purity-level.js";
+import { loadSafetyChecks, loadedSafetyChecks, type SafetyFactories } from "./safety-loader.js";
 
 /** Reads one check's fields, tracking which were used so unknown ones are refused. */
 export class FieldReader {
@@ -91,6 +92,86 @@ function decode(value: unknown): unknown {
 
 type Builder = (r: FieldReader, path: string) => Check<never>;
 
+/**
+ * The safety kinds, read without the safety layer. `purity`, `lethalTrifecta` and the skill
+ * contracts reach the shell classifier and the effect classes — the largest part of proctor's
+ * code — which `import("proctor")` must not pay for when no such check runs. So `checkFromJSON`
+ * validates their fields here, synchronously, in the order and with the errors of the factories
+ * themselves (a test holds the two equal), and hands out a check whose `prepare` loads the
+ * safety layer and which then evaluates as the factory's check does. `evaluateChecks`, `measure`,
+ * the CLI and the vitest plugin load it before they evaluate; a synchronous `evalChecks`/`expect`
+ * before anything has loaded it is refused (`lazySafetyCheck`), never answered.
+ */
+interface SafetyRead {
+  /** The factory's parameters, as its check records them (same JSON, same label). */
+  readonly params: Record<string, unknown>;
+  readonly label?: string;
+  /** The factory's check, from the loaded safety layer. */
+  readonly build: (factories: SafetyFactories) => Check<Trace>;
+}
+
+const SAFETY_KINDS: Record<string, (r: FieldReader) => SafetyRead> = {
+  purity: (r) => {
+    const level = r.string("level");
+    requirePurity("purity", "level", level);
+    return { params: { level }, build: (f) => f.purity(level) };
+  },
+  lethalTrifecta: (r) => {
+    const tools = r.optional("tools", r.strings);
+    if (tools !== undefined) requireNames("lethalTrifecta", "tools", tools);
+    return { params: { tools: tools ? [...tools] : undefined }, build: (f) => f.lethalTrifecta(tools) };
+  },
+  skillTools: (r) => {
+    const skill = r.string("skill");
+    const allowed = r.strings("allowed");
+    requireName("skillTools", "skill", skill);
+    requireNames("skillTools", "allowed", allowed);
+    return { params: { skill, allowed: [...allowed] }, build: (f) => f.skillTools(skill, allowed) };
+  },
+  skillPurity: (r) => {
+    const skill = r.string("skill");
+    const level = r.string("level");
+    requireName("skillPurity", "skill", skill);
+    requirePurity("skillPurity", "level", level);
+    return { params: { skill, level }, build: (f) => f.skillPurity(skill, level) };
+  },
+  skillContract: (r) => {
+    const skill = r.string("skill");
+    const problem = r.string("problem");
+    requireName("skillContract", "skill", skill);
+    requireName("skillContract", "problem", problem);
+    return { params: { skill, problem }, label: `skillContract(${skill})`, build: (f) => f.skillContractProblem(skill, problem) };
+  },
+};
+
+/**
+ * A safety check rebuilt from JSON: the factory's JSON and label now, the factory's check (and so
+ * its verdicts) once the safety layer has loaded. Unloaded, evaluating throws
+ * `SHELL_PARSER_NOT_LOADED` — the code async callers already answer by loading what shell
+ * classification needs (`evaluateChecks` loads the parser and this layer, then evaluates again).
+ */
+function lazySafetyCheck(kind: string, { params, label, build }: SafetyRead): Check<Trace> {
+  let real: Check<Trace> | undefined;
+  const check = defineTraceCheck(
+    kind,
+    params,
+    (trace) => {
+      if (real === undefined) {
+        const factories = loadedSafetyChecks();
+        if (factories === undefined) {
+          throw new InvalidInputError("SHELL_PARSER_NOT_LOADED", `${check.label} was rebuilt from JSON, and its code (the safety layer: shell classifier, effect classes) loads on first use, which has not happened yet`, {
+            hint: "evaluate it with `await evaluateChecks(trace, checks)` (measure, proctor check and the vitest plugin do this for you), or build it in code with the factory from proctor/safety and `await loadShellParser()` first",
+          });
+        }
+        real = build(factories);
+      }
+      return real.eval(trace);
+    },
+    { ...(label !== undefined ? { label } : {}), prepare: () => loadSafetyChecks() },
+  );
+  return check;
+}
+
 const bounds = (r: FieldReader) => ({ min: r.optional("min", r.number), max: r.optional("max", r.number) });
 
 /** Every kind `checkFromJSON` can rebuild. Extend with `registerCheckKind`. */
@@ -150,11 +231,7 @@ const BUILDERS = new Map<string, Builder>([
   ["advertised", (r) => advertised(r.string("name"))],
   ["replayMatches", (r) => replayMatches({ ignore: (r.optional("ignore", r.strings) ?? []) as never })],
   ["toolStatus", (r) => toolStatus(r.string("name"), r.string("status") as never)],
-  ["purity", (r) => purity(r.string("level") as never)],
-  ["lethalTrifecta", (r) => lethalTrifecta(r.optional("tools", r.strings))],
-  ["skillTools", (r) => skillTools(r.string("skill"), r.strings("allowed"))],
-  ["skillPurity", (r) => skillPurity(r.string("skill"), r.string("level") as never)],
-  ["skillContract", (r) => skillContractProblem(r.string("skill"), r.string("problem"))],
+  ...Object.entries(SAFETY_KINDS).map(([kind, read]): [string, Builder] => [kind, (r) => lazySafetyCheck(kind, read(r))]),
 ]);
 
 /** Teach `checkFromJSON` a new kind (e.g. a plugin's own checks). */
@@ -194,6 +271,8 @@ export function checkFromJSON<T = Trace>(json: unknown, path = "check"): Check<T
     reader.done();
     return check as Check<T>;
   } catch (error) {
+    // A nested check's error (subagent's `checks`) already names its full path.
+    if (error instanceof InvalidCheckError && error.field.startsWith(`${path}.`)) throw error;
     if (error instanceof InvalidCheckError) {
       throw new InvalidCheckError("INVALID_CHECK", `${path}.${error.field}: ${error.message}`, { cause: error, input: `${path}.${error.field}`, kind: error.kind });
     }

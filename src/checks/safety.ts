@@ -1,48 +1,27 @@
-/** Safety checks over a trace: tool statuses, the purity floor, and the lethal trifecta. */
-import type { Trace, ToolStatus } from "../trace/types.js";
-import { TOOL_STATUSES } from "../trace/types.js";
+/**
+ * Safety checks over a trace: the purity floor and the lethal trifecta. They reach the shell
+ * classifier, so the root entry loads this module only when one is evaluated (see from-json.ts);
+ * `toolStatus`, which needs no classifier, lives in tool-status.ts.
+ */
+import type { Trace } from "../trace/types.js";
 import { claudeCodeDialect, codexDialect, shellCommandOf, type HarnessDialect } from "../effects/dialect.js";
-import { PURITY_LEVELS, type PurityLevel } from "../effects/effects.js";
+import type { PurityLevel } from "../effects/effects.js";
 import { decidePurityGate } from "../effects/purity-gate.js";
 import { classifyTrifectaLegs, holdsLethalTrifecta, type TrifectaLegs } from "../effects/trifecta.js";
 import { defineTraceCheck, type Check } from "./check.js";
-import { absenceUnprovable, describeCall, summarizeTools } from "./describe.js";
-import { InvalidCheckError, requireName, requireNames } from "./validate.js";
+import { absenceUnprovable, describeCall } from "./describe.js";
+import { requirePurity } from "./purity-level.js";
+import { requireNames } from "./validate.js";
 import { at } from "../util/narrow.js";
+
+export { requirePurity } from "./purity-level.js";
+export { toolStatus } from "./tool-status.js";
 
 /** The dialect a trace speaks: Codex for Codex runs, Claude Code otherwise. */
 export function dialectOf(trace: Trace): HarnessDialect {
   return trace.source.kind === "codex" ? codexDialect : claudeCodeDialect;
 }
 
-/** A purity level, validated at build time. */
-export function requirePurity(kind: string, field: string, value: unknown): asserts value is PurityLevel {
-  if (!PURITY_LEVELS.includes(value as PurityLevel)) throw new InvalidCheckError(kind, field, `must be one of ${PURITY_LEVELS.join(", ")}`, value);
-}
-
-/**
- * Some call to `name` (`"*"` for any tool) ended with `status` — e.g. `toolStatus("mcp__db__query",
- * "partial")` for a tool whose result envelope said so, or `toolStatus("Bash", "denied")`.
- */
-export function toolStatus(name: string, status: ToolStatus): Check<Trace> {
-  requireName("toolStatus", "name", name);
-  if (!TOOL_STATUSES.includes(status)) throw new InvalidCheckError("toolStatus", "status", `must be one of ${TOOL_STATUSES.join(", ")}`, status);
-  return defineTraceCheck("toolStatus", { name, status }, (trace) => {
-    const calls = trace.toolCalls.map((call, index) => ({ call, index })).filter(({ call }) => name === "*" || call.name === name);
-    const hit = calls.find(({ call }) => call.status === status);
-    if (hit) return { pass: true, message: `${hit.call.name} ended ${status} at #${hit.index}`, callIndex: hit.index };
-    if (calls.length === 0) {
-      return { pass: false, message: `expected a call to ${name} that ended ${status}; ${name} was never called (the agent made ${summarizeTools(trace.toolCalls)})`, expected: { name, status } };
-    }
-    return {
-      pass: false,
-      message: `expected a call to ${name} that ended ${status}; its ${calls.length} call(s) ended: ${calls.map(({ call, index }) => `#${index} ${call.status}`).join(", ")}`,
-      expected: { name, status },
-      actual: calls.map(({ call }) => call.status),
-      callIndex: at(calls, 0).index,
-    };
-  });
-}
 
 /**
  * Every call in the run stayed within the purity floor `level`, each decided as the runtime gate

@@ -6,6 +6,7 @@
  */
 import { beforeAll, expect as vitestExpect } from "vitest";
 import { loadShellParser } from "../effects/bash/parser.js";
+import { loadSafetyChecks } from "../checks/safety-loader.js";
 import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
 import { InternalError, InvalidInputError } from "../errors/proctor-error.js";
@@ -29,11 +30,14 @@ function tick(results: readonly CheckResult[]): string[] {
   return results.map((r) => `${r.pass ? "✓" : "✗"} ${r.label}`);
 }
 
-// Matchers are synchronous, and checks such as purity() classify shell commands: load the parser
-// before the file's tests run. Outside a test file (a config importing this module) there is no
-// suite to attach to, and nothing to load for.
+// Matchers are synchronous, and checks such as purity() classify shell commands: load the parser,
+// and the safety checks that checkFromJSON builds on first use, before the file's tests run.
+// Outside a test file (a config importing this module) there is no suite to attach to, and
+// nothing to load for.
 try {
-  beforeAll(() => loadShellParser());
+  beforeAll(async () => {
+    await Promise.all([loadShellParser(), loadSafetyChecks()]);
+  });
 } catch {
   // not collecting a test file
 }

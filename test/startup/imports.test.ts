@@ -73,6 +73,31 @@ const SLOW = ["web-tree-sitter", "tree-sitter-bash", "ajv", "yaml"];
 /** Loaded at first use only: a `$regex` from data, a glob, a measurement, a JUnit file. */
 const LAZY = ["re2js", "picomatch", "p-limit", "junit-report-builder"];
 
+/**
+ * The built files among `files` that hold the shell classifier: the bundle gives each source
+ * module a `// dist/src/…` comment, so the chunk is found by the module it contains, whatever
+ * the bundler named it.
+ */
+function classifierFiles(files: readonly string[]): string[] {
+  const own = files.filter((f) => f.startsWith(path.join(root, "dist") + path.sep) && f.endsWith(".js"));
+  return own.filter((f) => /^\/\/ dist\/src\/effects\/bash\/classify\.js$/m.test(readFileSync(f, "utf8")));
+}
+
+/** The files `proctor gate …` loads deciding one PreToolUse event: the resolve hook registered by `--import`. */
+function gateLoads(args: readonly string[], event: Record<string, unknown>): { files: string[]; stdout: string } {
+  const log = path.join(dir, `modules-${runs++}.log`);
+  const register = `import { register } from "node:module"; register("data:text/javascript," + encodeURIComponent(process.env.PROCTOR_HOOK), import.meta.url, { data: { log: process.env.PROCTOR_LOG } });`;
+  const bin = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: { proctor: string } }).bin.proctor);
+  const stdout = execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, bin, "gate", ...args], {
+    cwd: root,
+    input: JSON.stringify(event),
+    encoding: "utf8",
+    env: { ...process.env, PROCTOR_LOG: log, PROCTOR_HOOK: HOOK },
+  });
+  const files = readFileSync(log, "utf8").split("\n").filter(Boolean).map((url) => url.replace(/^file:\/\//, ""));
+  return { files: [...new Set(files)], stdout };
+}
+
 describe("start-up", () => {
   it("sees a package a process does load (the listing itself works)", () => {
     const loaded = packagesIn(loadedFiles("proctor/mock-model", 'mod.parseScript("turns: [{text: hi}]", "s.yaml")'));
@@ -84,6 +109,35 @@ describe("start-up", () => {
     const files = loadedFiles("proctor");
     expect(files).toContain(entryFile("."));
     expect(packagesIn(files).filter((p) => SLOW.includes(p) || LAZY.includes(p))).toEqual([]);
+  });
+
+  it('import("proctor") leaves out the shell classifier (the safety layer) until a safety check is evaluated', () => {
+    // The marker finds the classifier where it is: proctor/safety loads it at import.
+    expect(classifierFiles(loadedFiles("proctor/safety"))).toHaveLength(1);
+    expect(classifierFiles(loadedFiles("proctor"))).toEqual([]);
+    // Rebuilding safety checks from JSON, and using the core checks, loads none of it either.
+    const build = `
+      const trace = await mod.readTranscript(${JSON.stringify(path.join(root, "test/fixtures/transcripts/edit-write-bash-fail.jsonl"))});
+      const checks = mod.checksFromJSON([{ kind: "purity", level: "bounded" }, { kind: "skillTools", skill: "lint", allowed: ["Read"] }, { kind: "toolStatus", name: "Bash", status: "failure" }]);
+      JSON.stringify(checks);
+      mod.evalChecks(trace, [mod.tool("Bash"), checks[2]]);`;
+    expect(classifierFiles(loadedFiles("proctor", build))).toEqual([]);
+    // Evaluating one loads it.
+    expect(classifierFiles(loadedFiles("proctor", `${build}\n      await mod.evaluateChecks(trace, checks);`))).toHaveLength(1);
+  });
+
+  it("proctor gate judges a read-only `git status` without the shell parser, and loads it for a command that needs it", () => {
+    const repo = mkdtempSync(path.join(dir, "repo-"));
+    execFileSync("git", ["init", "-q", repo]);
+    const event = (command: string) => ({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command }, cwd: repo });
+    const plain = gateLoads(["--purity", "bounded"], event("git status"));
+    expect(plain.stdout).toBe(""); // nothing objects
+    expect(packagesIn(plain.files)).toEqual([]);
+    const piped = gateLoads(["--purity", "bounded"], event("git status | head -5"));
+    expect(piped.stdout).toBe("");
+    expect(packagesIn(piped.files)).toContain("web-tree-sitter");
+    const write = gateLoads(["--purity", "bounded"], event("rm -rf build"));
+    expect(JSON.parse(write.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
   });
 
   it('import("proctor/safety") loads neither the shell parser (it loads on first need), nor ajv, nor yaml, nor the lazily loaded packages', () => {
