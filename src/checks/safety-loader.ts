@@ -19,7 +19,9 @@ interface SafetySlot {
   factories?: SafetyFactories;
   loading?: Promise<void> | undefined;
 }
-const slot: SafetySlot = ((globalThis as Record<symbol, unknown>)[SLOT] ??= {}) as SafetySlot;
+const globalSlots = globalThis as Record<symbol, unknown>;
+globalSlots[SLOT] ??= {};
+const slot = globalSlots[SLOT] as SafetySlot;
 
 /** Load the safety checks once per process; later calls return the same promise. */
 export function loadSafetyChecks(): Promise<void> {
