@@ -248,5 +248,5 @@ cases.forEach(([label], i) => {
   console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
 });
 const gateIndex = cases.findIndex(([label]) => label.startsWith("gate") && label.includes("clean repository"));
-console.log(`figure: safety-gate-read-only-vs-node = ${(median(samples[gateIndex]) / nodeMs).toFixed(2)} (goal ≤ 2.1)`);
+console.log(`figure: safety-gate-read-only-vs-node = ${(median(samples[gateIndex]) / nodeMs).toFixed(2)} (goal ≤ 1.3)`);
 rmSync(dir, { recursive: true, force: true });
