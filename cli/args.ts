@@ -1,6 +1,6 @@
 /** Argument parsing shared by the commands: node's parseArgs, with errors that say what to do. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { InvalidInputError, } from "../src/errors/proctor-error.js";
+import { InvalidInputError } from "../src/errors/proctor-error.js";
 import { nearestOption } from "./help.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;

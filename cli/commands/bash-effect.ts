@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 

@@ -1,7 +1,7 @@
 import { readTranscript, requireTranscriptEvents } from "../../src/trace/transcript.js";
 import { readChecksFile } from "../../reporters/input/read-checks.js";
 import { evaluateChecks, type CheckResult } from "../../src/checks/check.js";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";

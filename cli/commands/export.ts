@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { loadEvalFiles } from "../../src/eval/load.js";
 import { buildPromptfooConfig } from "../../reporters/promptfoo/export-config.js";
 import { parseCommandArgs } from "../args.js";
@@ -11,7 +11,12 @@ import type { Command } from "../command.js";
 const USAGE = "proctor export promptfoo EVAL_FILES… [-o promptfooconfig.yaml] [--real]";
 
 /** Where this package's promptfoo modules (provider.mjs, assert.mjs) are: beside its package.json, wherever this code was bundled to. */
-const MODULES = join(PROCTOR_ROOT ?? process.cwd(), "promptfoo");
+function promptfooModules(): string {
+  if (PROCTOR_ROOT === undefined) {
+    throw new InvalidInputError("INVALID_INPUT", "cannot find proctor's own package.json above its code, so not its promptfoo modules either", { hint: "reinstall proctor (npm install proctor); the package ships promptfoo/provider.mjs and promptfoo/assert.mjs beside its package.json" });
+  }
+  return join(PROCTOR_ROOT, "promptfoo");
+}
 
 /**
  * Turn eval files into a promptfoo config that runs the same evals through proctor's provider and
@@ -27,7 +32,7 @@ const exportCommand: Command = async (argv) => {
   const evalDirs = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, dirname(l.file)] as const)));
   const config = buildPromptfooConfig(
     loaded.flatMap((l) => l.evals),
-    { modulesDir: relative(configDir, MODULES) || ".", configDir, evalDirs, tier: values.real ? "real" : "mock" },
+    { modulesDir: relative(configDir, promptfooModules()) || ".", configDir, evalDirs, tier: values.real ? "real" : "mock" },
   );
   const yaml = `# Written by \`proctor export promptfoo\`. Run: npx promptfoo eval -c ${values.output ? relative(configDir, resolve(values.output)) : "promptfooconfig.yaml"} --no-cache\n# Each case runs once; add --repeat N for trials (proctor run measures rates with intervals).\n${stringify(config, { lineWidth: 0 })}`;
   if (!values.output) {

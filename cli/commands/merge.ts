@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { refuseDeepJson } from "../../src/io/json-depth.js";
 import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import { mergeReports, missingShards } from "../../src/measure/merge.js";

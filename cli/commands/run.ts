@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
 import type { HarnessSpec } from "../../harness/claude/spec.js";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../src/eval/define.js";
 import { findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
 import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../src/eval/run-evals.js";

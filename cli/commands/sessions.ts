@@ -1,4 +1,4 @@
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { readFileSync } from "node:fs";
 import { listSessionFiles, sessionPrompt, sessionsRoot } from "../../src/trace/session-log.js";
 import { readTranscript } from "../../src/trace/transcript.js";

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { Builder } from "junit-report-builder";
-import { InvalidInputError, } from "../../src/errors/proctor-error.js";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { firstLine, xmlSafe } from "../text/sanitize.js";
 
 /** One testcase, as data. */

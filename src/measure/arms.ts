@@ -3,7 +3,7 @@
  * interleaved under one concurrency limit (so drift in the API or the machine hits every arm
  * alike), then every other arm compared with the first.
  */
-import { InvalidInputError, } from "../errors/proctor-error.js";
+import { InvalidInputError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { compareReports, type CompareOptions, type ReportComparison } from "./compare-reports.js";
 import { measure, type MeasureOptions } from "./measure.js";
