@@ -4,6 +4,7 @@
  * `proctor` never run; `checkFromJSON` hands out checks of these kinds that build the real check
  * once this has loaded (see from-json.ts).
  */
+import { processSlot } from "../util/process-slot.js";
 import type * as factories from "./safety-factories.js";
 
 /** The safety checks' factories, as the loaded module exports them. */
@@ -14,14 +15,7 @@ export type SafetyFactories = typeof factories;
  * `.ts` eval through tsx gets a second copy of proctor's modules, and that copy's checks must see
  * what the other copy's `measure` loaded.
  */
-const SLOT = Symbol.for("proctor.safetyChecks");
-interface SafetySlot {
-  factories?: SafetyFactories;
-  loading?: Promise<void> | undefined;
-}
-const globalSlots = globalThis as Record<symbol, unknown>;
-globalSlots[SLOT] ??= {};
-const slot = globalSlots[SLOT] as SafetySlot;
+const slot = processSlot<{ factories?: SafetyFactories; loading?: Promise<void> | undefined }>("proctor.safetyChecks");
 
 /** Load the safety checks once per process; later calls return the same promise. */
 export function loadSafetyChecks(): Promise<void> {

@@ -12,6 +12,7 @@
  * once: reading a tree-sitter node costs a trip across the WebAssembly boundary per property,
  * which made the classifier's walk several times slower than the parse itself.
  */
+import { processSlot } from "../../util/process-slot.js";
 import { createRequire } from "node:module";
 import type { Parser as TreeSitterParser } from "web-tree-sitter";
 import { InvalidInputError } from "../../errors/proctor-error.js";
@@ -21,14 +22,7 @@ import { InvalidInputError } from "../../errors/proctor-error.js";
  * CommonJS project that loads a `.ts` eval through tsx gets a second copy of proctor's modules,
  * and the copy whose checks classify must see the parser the other copy's `measure` loaded.
  */
-const SLOT = Symbol.for("proctor.shellParser");
-interface ParserSlot {
-  parser?: TreeSitterParser;
-  loading?: Promise<void> | undefined;
-}
-const globalSlots = globalThis as Record<symbol, unknown>;
-globalSlots[SLOT] ??= {};
-const slot = globalSlots[SLOT] as ParserSlot;
+const slot = processSlot<{ parser?: TreeSitterParser; loading?: Promise<void> | undefined }>("proctor.shellParser");
 
 /**
  * Load the shell parser once per process (about 30 ms); later calls return the same promise.
