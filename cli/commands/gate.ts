@@ -191,17 +191,16 @@ async function decide(values: GateValues, positionals: string[], started: number
     const context = { cwd: payload.cwd ?? process.cwd(), env: process.env };
     const command = shellCommandOf(payload.toolInput);
     // Plain-word commands (`git status`, `ls -la src`) are judged without the WebAssembly parser
-    // (the classifier's fast path, proven equal to the full path). Only a read-only verdict is
-    // kept from that first reading: where the command needs the parser, the reading throws
-    // SHELL_PARSER_NOT_LOADED or fails closed, so anything else is judged again with it loaded.
+    // (the classifier's fast path, proven equal to the full path); a command that needs the
+    // parser throws SHELL_PARSER_NOT_LOADED there, and is judged once the parser is loaded.
     const early = command === undefined ? undefined : withoutParser(() => explainBash(command, context));
-    if (early?.effect !== "read-only") {
+    if (early === undefined) {
       // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
       // optimised code that will never run.
       setFlagsFromString("--liftoff-only --wasm-lazy-validation");
       await loadShellParser();
     }
-    judge = (c) => (c === command && early?.effect === "read-only" ? early : explainBash(c, context));
+    judge = (c) => (c === command && early !== undefined ? early : explainBash(c, context));
   }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
