@@ -8,12 +8,16 @@
 // tsc's .d.ts.
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = path.join(root, "dist");
 const CHUNKS = "chunks";
+const CLI_MAIN = "cli/main.js";
+/** The bin's launcher (tsc's ESM output) and the CommonJS file built from it: package.json `bin`. */
+const CLI_LAUNCHER = "cli/bin.js";
+const CLI_BIN = "cli/proctor.cjs";
 const BANNER = "// Bundled by scripts/bundle.mjs at build time from tsc's output; do not edit.";
 
 /** The `default` (or plain string) targets of package.json `exports`, and every `bin`. */
@@ -38,11 +42,14 @@ function distImportsOf(file) {
   return specifiers.filter((s) => s.startsWith(dist + path.sep));
 }
 
-/** Every entry point: package targets inside dist, and dist modules the targets outside it import. */
+/**
+ * Every ES-module entry point: package targets inside dist, the dist modules the targets outside
+ * it import, and the CLI's ES-module entry (the bin, a CommonJS launcher, imports it at run time).
+ */
 function entryPoints(pkg) {
-  const entries = new Set();
+  const entries = new Set([path.join(dist, CLI_MAIN)]);
   for (const target of packageTargets(pkg)) {
-    if (!target.endsWith(".js") && !target.endsWith(".mjs")) continue;
+    if (!target.endsWith(".js") && !target.endsWith(".mjs")) continue; // the .cjs bin is built below
     if (target.startsWith(dist + path.sep)) entries.add(target);
     else if (existsSync(target)) for (const e of distImportsOf(target)) entries.add(e);
   }
@@ -53,6 +60,51 @@ function entryPoints(pkg) {
     }
   }
   return [...entries].sort();
+}
+
+/** esbuild options for a CommonJS file: `import.meta.url` is the file's own URL, as in the ES build. */
+const COMMONJS = {
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  define: { "import.meta.url": "import_meta_url" },
+  inject: [path.join(root, "scripts", "bundle", "import-meta-url.mjs")],
+  banner: { js: BANNER },
+  sourcemap: false,
+  minify: false,
+  metafile: true,
+  logLevel: "warning",
+};
+
+/**
+ * The bin and the single-file commands (cli/standalone.ts says which and why), as CommonJS: the
+ * bin from tsc's launcher, each command from its module and the dispatcher with every lazy import
+ * inlined, so one file is all such a process reads. Returns [output, metafile entry] pairs.
+ */
+async function buildCommonJs(pkg) {
+  const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.proctor;
+  if (path.resolve(root, bin ?? "") !== path.join(dist, CLI_BIN)) {
+    throw new Error(`bundle: package.json bin.proctor must be ./dist/${CLI_BIN} (built from ${CLI_LAUNCHER}); it is ${JSON.stringify(bin)}`);
+  }
+  const outputs = [];
+  const launcher = await build({ ...COMMONJS, entryPoints: [path.join(dist, CLI_LAUNCHER)], outfile: path.join(dist, CLI_BIN), external: ["./main.js", "./standalone/*"] });
+  outputs.push(...Object.entries(launcher.metafile.outputs));
+  const { STANDALONE_COMMANDS } = await import(pathToFileURL(path.join(dist, "cli", "standalone.js")).href);
+  rmSync(path.join(dist, "cli", "standalone"), { recursive: true, force: true });
+  for (const name of STANDALONE_COMMANDS) {
+    const command = path.join(dist, "cli", "commands", `${name}.js`);
+    if (!existsSync(command)) throw new Error(`bundle: cli/standalone.ts lists ${JSON.stringify(name)} but tsc wrote no ${path.relative(root, command)}`);
+    const contents = [
+      `import { runMain } from ${JSON.stringify(path.join(dist, "cli", "dispatch.js"))};`,
+      `import command from ${JSON.stringify(command)};`,
+      `runMain({ ${JSON.stringify(name)}: { summary: "", load: async () => ({ default: command }) } });`,
+    ].join("\n");
+    const result = await build({ ...COMMONJS, stdin: { contents, resolveDir: path.join(dist, "cli"), sourcefile: `standalone-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", `${name}.cjs`) });
+    outputs.push(...Object.entries(result.metafile.outputs));
+  }
+  return outputs;
 }
 
 async function main() {
@@ -77,17 +129,18 @@ async function main() {
     metafile: true,
     logLevel: "warning",
   });
+  const commonjs = await buildCommonJs(pkg);
   // The schema checker loads the build's validators from `./validators/` beside itself: copy them
   // beside whichever bundled file now holds it.
   const checker = path.join(dist, "src", "schema", "schema-errors.js");
   const validators = path.join(path.dirname(checker), "validators");
-  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+  for (const [output, meta] of [...Object.entries(result.metafile.outputs), ...commonjs]) {
     const holdsChecker = Object.keys(meta.inputs).some((input) => path.resolve(root, input) === checker);
     const dir = path.dirname(path.resolve(root, output));
     if (holdsChecker && dir !== path.dirname(checker) && existsSync(validators)) cpSync(validators, path.join(dir, "validators"), { recursive: true });
   }
   const chunks = readdirSync(path.join(dist, CHUNKS)).filter((f) => f.endsWith(".js")).length;
-  console.log(`bundle: ${entries.length} entries, ${chunks} shared or lazy chunks -> ${path.relative(process.cwd(), dist)}`);
+  console.log(`bundle: ${entries.length} entries, ${chunks} shared or lazy chunks, the bin and ${commonjs.length - 1} single-file commands -> ${path.relative(process.cwd(), dist)}`);
 }
 
 main().catch((error) => {

@@ -6,7 +6,7 @@
  * never need them, so they must load only when used.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,12 +83,19 @@ function classifierFiles(files: readonly string[]): string[] {
   return own.filter((f) => /^\/\/ dist\/src\/effects\/bash\/classify\.js$/m.test(readFileSync(f, "utf8")));
 }
 
-/** The files `proctor gate …` loads deciding one PreToolUse event: the resolve hook registered by `--import`. */
+const bin = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: { proctor: string } }).bin.proctor);
+
+/**
+ * The files `proctor gate …` loads deciding one PreToolUse event: ES modules through the resolve
+ * hook registered by `--import`, CommonJS files (the bin and its single-file commands) from the
+ * require cache as the process exits.
+ */
 function gateLoads(args: readonly string[], event: Record<string, unknown>): { files: string[]; stdout: string } {
   const log = path.join(dir, `modules-${runs++}.log`);
   const register = `import { register } from "node:module"; register("data:text/javascript," + encodeURIComponent(process.env.PROCTOR_HOOK), import.meta.url, { data: { log: process.env.PROCTOR_LOG } });`;
-  const bin = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: { proctor: string } }).bin.proctor);
-  const stdout = execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, bin, "gate", ...args], {
+  const atExit = path.join(dir, "require-cache-at-exit.cjs");
+  writeFileSync(atExit, `process.on("exit", () => require("node:fs").appendFileSync(process.env.PROCTOR_LOG, Object.keys(require.cache).map((f) => "file://" + f).join("\\n") + "\\n"));\n`);
+  const stdout = execFileSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--require", atExit, bin, "gate", ...args], {
     cwd: root,
     input: JSON.stringify(event),
     encoding: "utf8",
@@ -138,6 +145,17 @@ describe("start-up", () => {
     expect(packagesIn(piped.files)).toContain("web-tree-sitter");
     const write = gateLoads(["--purity", "bounded"], event("rm -rf build"));
     expect(JSON.parse(write.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    // A YAML policy loads yaml (through require, which the listing sees too).
+    const policy = path.join(repo, "policy.yaml");
+    writeFileSync(policy, "rules:\n  - tool: Write\n    effect: deny\n");
+    expect(packagesIn(gateLoads(["--policy", policy], event("git status")).files)).toContain("yaml");
+  });
+
+  it("the bin runs `proctor gate` from two files of its own, the launcher and the command's single-file bundle", () => {
+    const repo = mkdtempSync(path.join(dir, "repo-"));
+    const event = { hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "git status | head -5" }, cwd: repo };
+    const own = gateLoads(["--purity", "bounded"], event).files.filter((f) => f.startsWith(path.join(root, "dist") + path.sep));
+    expect(own.map((f) => path.relative(root, f)).sort()).toEqual(["dist/cli/proctor.cjs", "dist/cli/standalone/gate.cjs"]);
   });
 
   it('import("proctor/safety") loads neither the shell parser (it loads on first need), nor ajv, nor yaml, nor the lazily loaded packages', () => {

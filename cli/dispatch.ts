@@ -1,0 +1,80 @@
+/**
+ * The CLI's dispatcher: one command by name, its errors as one line each, its exit code. Both the
+ * ES-module entry (`main.ts`, every command) and the single-file command bundles the bin loads
+ * (`standalone.ts`) run it, so a command behaves the same whichever way it was started.
+ */
+import { isProctorError } from "../src/errors/proctor-error.js";
+import { HelpRequested } from "./args.js";
+import type { Command } from "./command.js";
+import { debugText, describeProctorError, describeUnexpected } from "./errors.js";
+import { renderHelp } from "./help.js";
+
+/** The commands by name: a one-line summary for the usage text, and the module, loaded only when it runs. */
+export type CommandTable = Record<string, { summary: string; load: () => Promise<{ default: Command }> }>;
+
+function usage(commands: CommandTable): string {
+  return ["usage: proctor <command> [options] [--debug]", "", ...Object.values(commands).map((c) => `  proctor ${c.summary}`)].join("\n");
+}
+
+/** Take `--debug` out of argv wherever it is: it asks for stack traces with errors. */
+function takeDebugFlag(argv: readonly string[]): { argv: string[]; debug: boolean } {
+  const rest = argv.filter((a) => a !== "--debug");
+  return { argv: rest, debug: rest.length !== argv.length || process.env.PROCTOR_DEBUG === "1" };
+}
+
+/** Run one command line against `commands`; resolves to the exit code. */
+export async function main(argvIn: readonly string[], commands: CommandTable): Promise<number> {
+  const { argv, debug } = takeDebugFlag(argvIn);
+  const [first, ...afterFirst] = argv;
+  // `proctor help run` is `proctor run --help`.
+  const [name, ...rest] = first === "help" && afterFirst[0] && commands[afterFirst[0]] ? [afterFirst[0], "--help"] : argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${usage(commands)}\n\nproctor <command> --help (or proctor help <command>) explains a command: every option, its default, examples, exit codes.\n`);
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    const { PROCTOR_VERSION } = await import("../src/version.js");
+    process.stdout.write(`${PROCTOR_VERSION}\n`);
+    return 0;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    process.stderr.write(`proctor: error [INVALID_INPUT] unknown command ${JSON.stringify(name)}\n  hint: run one of the commands below\n\n${usage(commands)}\n`);
+    return 2;
+  }
+  try {
+    const command = (await entry.load()).default;
+    return await command(rest);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(renderHelp(name, error.usage, error.options));
+      return 0;
+    }
+    if (isProctorError(error)) {
+      process.stderr.write(`${describeProctorError(error, name)}\n${debug ? `${debugText(error)}\n` : ""}`);
+      return error.code === "CHECKS_FAILED" || error.code === "RATES_BELOW_THRESHOLD" ? 1 : 2;
+    }
+    process.stderr.write(`${describeUnexpected(error, name)}\n${debug ? `${debugText(error)}\n` : ""}`);
+    return 2;
+  }
+}
+
+/** Run the command named on the command line and set the exit code; for the CLI's entry files. */
+export function runMain(commands: CommandTable): void {
+  // A reader that closed the pipe (`proctor trace x | head`) is not an error.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    process.stderr.write(`proctor: cannot write the output: ${error.code ?? error.message}\n`);
+    process.exit(2);
+  });
+
+  main(process.argv.slice(2), commands).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${describeUnexpected(error, "")}\n`);
+      process.exitCode = 2;
+    },
+  );
+}
