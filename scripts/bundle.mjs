@@ -70,6 +70,9 @@ const COMMONJS = {
   target: "node20",
   packages: "external",
   define: { "import.meta.url": "import_meta_url" },
+  // A package loaded lazily is required, not imported: the launcher runs these files from V8's code
+  // cache (cli/bin.ts), where a dynamic import() has no loader to call.
+  supported: { "dynamic-import": false },
   inject: [path.join(root, "scripts", "bundle", "import-meta-url.mjs")],
   banner: { js: BANNER },
   sourcemap: false,
@@ -89,7 +92,7 @@ async function buildCommonJs(pkg) {
     throw new Error(`bundle: package.json bin.proctor must be ./dist/${CLI_BIN} (built from ${CLI_LAUNCHER}); it is ${JSON.stringify(bin)}`);
   }
   const outputs = [];
-  const launcher = await build({ ...COMMONJS, entryPoints: [path.join(dist, CLI_LAUNCHER)], outfile: path.join(dist, CLI_BIN), external: ["./main.js", "./standalone/*"] });
+  const launcher = await build({ ...COMMONJS, supported: {}, entryPoints: [path.join(dist, CLI_LAUNCHER)], outfile: path.join(dist, CLI_BIN), external: ["./main.js", "./standalone/*"] });
   outputs.push(...Object.entries(launcher.metafile.outputs));
   const { STANDALONE_COMMANDS } = await import(pathToFileURL(path.join(dist, "cli", "standalone.js")).href);
   rmSync(path.join(dist, "cli", "standalone"), { recursive: true, force: true });

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { setFlagsFromString } from "node:v8";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { useOneShotWasmFlags } from "../one-shot.js";
 
 const USAGE = "proctor bash-effect COMMAND… [--explain] [--cwd DIR] | proctor bash-effect --stdin [--explain] [--cwd DIR]";
 
@@ -22,9 +22,7 @@ async function readStdin(): Promise<string> {
  */
 const bashEffect: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(argv, { stdin: { type: "boolean" }, explain: { type: "boolean" }, cwd: { type: "string" } }, USAGE);
-  // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
-  // optimised code that will never run.
-  setFlagsFromString("--liftoff-only --wasm-lazy-validation");
+  useOneShotWasmFlags();
   const [{ explainBash }, { loadShellParser }] = await Promise.all([import("../../src/effects/bash/classify.js"), import("../../src/effects/bash/parser.js")]);
   await loadShellParser();
   const context = values.cwd === undefined ? undefined : { cwd: resolve(values.cwd), env: process.env };

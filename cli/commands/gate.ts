@@ -8,7 +8,6 @@
  * for a YAML policy.
  */
 import { writeSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
 import { InvalidInputError, type ProctorError, isProctorError } from "../../src/errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
@@ -20,6 +19,7 @@ import type { RuleOfTwoProfile } from "../../src/policy/rule-of-two.js";
 import { APPROVAL_RUNGS, type ApprovalRung } from "../../src/policy/rungs.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
+import { useOneShotWasmFlags } from "../one-shot.js";
 import type { BashVerdict } from "../../src/effects/bash/verdict.js";
 
 const USAGE =
@@ -195,9 +195,7 @@ async function decide(values: GateValues, positionals: string[], started: number
     // parser throws SHELL_PARSER_NOT_LOADED there, and is judged once the parser is loaded.
     const early = command === undefined ? undefined : withoutParser(() => explainBash(command, context));
     if (early === undefined) {
-      // A one-shot process: keep WebAssembly on V8's baseline compiler, or exit waits ~0.5 s for
-      // optimised code that will never run.
-      setFlagsFromString("--liftoff-only --wasm-lazy-validation");
+      useOneShotWasmFlags();
       await loadShellParser();
     }
     judge = (c) => (c === command && early !== undefined ? early : explainBash(c, context));

@@ -6,7 +6,7 @@
  * package breaks tsx's CommonJS loading) and source maps that point at files not shipped.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -89,6 +89,21 @@ describe("the packed package in a CommonJS project", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("ships the bin and its single-file commands, and no code cache from the machine that packed it", () => {
+    expect(files).toContain("dist/cli/proctor.cjs");
+    expect(files).toContain("dist/cli/standalone/gate.cjs");
+    expect(files.filter((f) => f.includes(".cache"))).toEqual([]);
+  });
+
+  it("runs `proctor gate` from the installed bin, and caches its compile inside the install", async () => {
+    const event = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" }, cwd: project });
+    for (let i = 0; i < 2; i++) {
+      const r = await execa("npx", ["proctor", "gate", "--purity", "bounded"], { cwd: project, input: event, reject: false });
+      expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    }
+    expect(readdirSync(join(project, "node_modules", "proctor", "dist", "cli", "standalone")).filter((f) => f.startsWith("gate.cjs.") && f.endsWith(".cache"))).toHaveLength(1);
   });
 
   it("runs an eval written as .ts, .mts, .cts, .js and .mjs with `proctor run`", async () => {

@@ -1,0 +1,62 @@
+/**
+ * Runs one of the CLI's single-file CommonJS commands as `require` would, but from V8's code cache
+ * when one is there: compiling a 200–400 KB bundle is a large part of a short command's start-up
+ * (`proctor gate` runs before every tool call), and Node 20 keeps no compile cache of its own.
+ *
+ * The cache sits beside the bundle (`NAME.cjs.<arch>-v8-<version>.cache`), inside proctor's own
+ * install, so it is exactly as trusted as the code beside it; it is written after the first run
+ * with a Node, replaced atomically when V8 rejects it (another V8, other flags, a rebuilt bundle,
+ * a damaged file), and simply not written where the install is read-only. `PROCTOR_COMPILE_CACHE=0`
+ * turns it off (plain `require`).
+ */
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Script } from "node:vm";
+
+/** The cache file for `file` under this process's V8, or `undefined` when caching is off. */
+export function codeCacheFile(file: string): string | undefined {
+  if (process.env.PROCTOR_COMPILE_CACHE === "0") return undefined;
+  return `${file}.${process.arch}-v8-${process.versions.v8}.cache`;
+}
+
+/** Run `file` (an absolute path) as a CommonJS module, from its code cache when V8 accepts it. */
+export function runCommonJs(file: string): void {
+  const cacheFile = codeCacheFile(file);
+  if (cacheFile === undefined) {
+    createRequire(file)(file);
+    return;
+  }
+  let cachedData: Buffer | undefined;
+  try {
+    // A cache older than the bundle is from another build: V8 checks only the source's length.
+    if (statSync(cacheFile).mtimeMs >= statSync(file).mtimeMs) cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet.
+  }
+  const script = compileCommonJs(file, cachedData);
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    // After the run, so the cache holds the functions this command compiled, not only the top level.
+    process.once("exit", () => writeCache(script, cacheFile));
+  }
+  const module = { exports: {} };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, path.dirname(file));
+}
+
+/** `file` compiled as a CommonJS module body, with `cachedData` offered to V8 (see `cachedDataRejected`). */
+export function compileCommonJs(file: string, cachedData?: Buffer): Script {
+  // The wrapper keeps the file's line numbers: stack traces point where they would under require.
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`;
+  return new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+}
+
+function writeCache(script: Script, cacheFile: string): void {
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, cacheFile);
+  } catch {
+    // A read-only install: the next run compiles the bundle again, nothing else changes.
+    rmSync(temporary, { force: true });
+  }
+}
