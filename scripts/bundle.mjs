@@ -113,6 +113,9 @@ async function buildCommonJs(pkg) {
 async function main() {
   const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   const entries = entryPoints(pkg);
+  // First, while every dist module is still tsc's own: the ES build below rewrites some in place
+  // (the entries), and a CommonJS bundle that read one would hold a second copy of its chunks.
+  const commonjs = await buildCommonJs(pkg);
   rmSync(path.join(dist, CHUNKS), { recursive: true, force: true });
   const result = await build({
     entryPoints: entries,
@@ -132,7 +135,6 @@ async function main() {
     metafile: true,
     logLevel: "warning",
   });
-  const commonjs = await buildCommonJs(pkg);
   // The schema checker loads the build's validators from `./validators/` beside itself: copy them
   // beside whichever bundled file now holds it.
   const checker = path.join(dist, "src", "schema", "schema-errors.js");

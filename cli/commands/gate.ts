@@ -142,7 +142,7 @@ const gate: Command = async (argv) => {
     },
     USAGE,
   );
-  const started = performance.now();
+  const started = nowMs();
   const deadlineMs = values["deadline-ms"] === undefined ? GATE_DEADLINE_MS : Number(values["deadline-ms"]);
   if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) bad(`--deadline-ms must be a positive whole number of milliseconds; got ${JSON.stringify(values["deadline-ms"])}`);
   const late = `proctor gate: no decision within ${deadlineMs} ms, so the call is denied (a gate that runs out of time must not let it through)`;
@@ -202,7 +202,7 @@ async function decide(values: GateValues, positionals: string[], started: number
   }
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
-  if (performance.now() - started > deadlineMs) {
+  if (nowMs() - started > deadlineMs) {
     process.stdout.write(denyAnswer(late));
     return 0;
   }
@@ -212,6 +212,11 @@ async function decide(values: GateValues, positionals: string[], started: number
   process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
   return 0;
 }
+/** A monotonic clock in ms (not `performance.now()`, whose first use loads perf_hooks: a millisecond per call). */
+function nowMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
+}
+
 /** A verdict reached without the shell parser, or `undefined` where the command needs it. */
 function withoutParser(judge: () => BashVerdict): BashVerdict | undefined {
   try {

@@ -90,7 +90,7 @@ const bin = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.js
  * hook registered by `--import`, CommonJS files (the bin and its single-file commands) from the
  * require cache as the process exits.
  */
-function gateLoads(args: readonly string[], event: Record<string, unknown>): { files: string[]; stdout: string } {
+function gateLoads(args: readonly string[], event: Record<string, unknown>, env: Record<string, string> = {}): { files: string[]; stdout: string } {
   const log = path.join(dir, `modules-${runs++}.log`);
   const register = `import { register } from "node:module"; register("data:text/javascript," + encodeURIComponent(process.env.PROCTOR_HOOK), import.meta.url, { data: { log: process.env.PROCTOR_LOG } });`;
   const atExit = path.join(dir, "require-cache-at-exit.cjs");
@@ -99,7 +99,7 @@ function gateLoads(args: readonly string[], event: Record<string, unknown>): { f
     cwd: root,
     input: JSON.stringify(event),
     encoding: "utf8",
-    env: { ...process.env, PROCTOR_LOG: log, PROCTOR_HOOK: HOOK },
+    env: { ...process.env, PROCTOR_LOG: log, PROCTOR_HOOK: HOOK, ...env },
   });
   const files = readFileSync(log, "utf8").split("\n").filter(Boolean).map((url) => url.replace(/^file:\/\//, ""));
   return { files: [...new Set(files)], stdout };
@@ -154,7 +154,8 @@ describe("start-up", () => {
   it("the bin runs `proctor gate` from two files of its own, the launcher and the command's single-file bundle", () => {
     const repo = mkdtempSync(path.join(dir, "repo-"));
     const event = { hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "git status | head -5" }, cwd: repo };
-    const own = gateLoads(["--purity", "bounded"], event).files.filter((f) => f.startsWith(path.join(root, "dist") + path.sep));
+    // Without the code cache, so the command's bundle is loaded by require and listed (test/cli/code-cache.test.ts covers the cache).
+    const own = gateLoads(["--purity", "bounded"], event, { PROCTOR_COMPILE_CACHE: "0" }).files.filter((f) => f.startsWith(path.join(root, "dist") + path.sep));
     expect(own.map((f) => path.relative(root, f)).sort()).toEqual(["dist/cli/proctor.cjs", "dist/cli/standalone/gate.cjs"]);
   });
 
