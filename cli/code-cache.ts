@@ -22,10 +22,23 @@ export function codeCacheFile(file: string): string | undefined {
 
 /** Run `file` (an absolute path) as a CommonJS module, from its code cache when V8 accepts it. */
 export function runCommonJs(file: string): void {
+  requireCommonJs(file);
+}
+
+const loaded = new Map<string, unknown>();
+
+/**
+ * `require(file)` through the code cache: the module's exports, each file run once per process.
+ * The single-file commands load their inlined packages (yaml, re2js, picomatch: tens of
+ * milliseconds each from node_modules) this way, each from its own file and cache, when first used.
+ */
+export function requireCommonJs(file: string): unknown {
+  if (loaded.has(file)) return loaded.get(file);
   const cacheFile = codeCacheFile(file);
   if (cacheFile === undefined) {
-    createRequire(file)(file);
-    return;
+    const exports = createRequire(file)(file) as unknown;
+    loaded.set(file, exports);
+    return exports;
   }
   let cachedData: Buffer | undefined;
   try {
@@ -39,8 +52,11 @@ export function runCommonJs(file: string): void {
     // After the run, so the cache holds the functions this command compiled, not only the top level.
     process.once("exit", () => writeCache(script, cacheFile));
   }
-  const module = { exports: {} };
+  const module: { exports: unknown } = { exports: {} };
+  loaded.set(file, module.exports);
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, path.dirname(file));
+  loaded.set(file, module.exports);
+  return module.exports;
 }
 
 /** `file` compiled as a CommonJS module body, with `cachedData` offered to V8 (see `cachedDataRejected`). */

@@ -62,18 +62,42 @@ function entryPoints(pkg) {
   return [...entries].sort();
 }
 
+/**
+ * Packages the single-file commands load through the code cache (cli/code-cache.ts), each from
+ * its own bundled copy in `dist/cli/standalone/vendor/NAME.cjs` with its own cache, when first
+ * used: each costs 6–50 ms to load from node_modules (yaml for a YAML policy, re2js for a
+ * `$regex`, picomatch for a glob), once per `proctor gate`. The source loads them lazily as
+ * `createRequire(import.meta.url)("NAME")`; the CommonJS build reads that as a load of the copy.
+ * Every other package stays a plain require (web-tree-sitter finds its .wasm beside its own file).
+ */
+const VENDORED_PACKAGES = ["yaml", "re2js", "picomatch"];
+
+/** The plugin that turns the source's lazy `createRequire(import.meta.url)("NAME")` of a vendored package into a load of its copy. */
+const loadVendoredPackages = {
+  name: "load-vendored-packages",
+  setup(build) {
+    const pattern = new RegExp(`createRequire\\(import\\.meta\\.url\\)\\((["'])(${VENDORED_PACKAGES.join("|")})\\1\\)`, "g");
+    build.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!pattern.test(source)) return undefined;
+      pattern.lastIndex = 0;
+      return { contents: source.replace(pattern, (_, quote, name) => `proctor_require_vendored(${quote}${name}${quote})`), loader: "js" };
+    });
+  },
+};
+
 /** esbuild options for a CommonJS file: `import.meta.url` is the file's own URL, as in the ES build. */
 const COMMONJS = {
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20",
-  packages: "external",
   define: { "import.meta.url": "import_meta_url" },
   // A package loaded lazily is required, not imported: the launcher runs these files from V8's code
   // cache (cli/bin.ts), where a dynamic import() has no loader to call.
   supported: { "dynamic-import": false },
   inject: [path.join(root, "scripts", "bundle", "import-meta-url.mjs")],
+  packages: "external",
   banner: { js: BANNER },
   sourcemap: false,
   minify: false,
@@ -96,6 +120,10 @@ async function buildCommonJs(pkg) {
   outputs.push(...Object.entries(launcher.metafile.outputs));
   const { STANDALONE_COMMANDS } = await import(pathToFileURL(path.join(dist, "cli", "standalone.js")).href);
   rmSync(path.join(dist, "cli", "standalone"), { recursive: true, force: true });
+  for (const name of VENDORED_PACKAGES) {
+    const copy = await build({ ...COMMONJS, packages: undefined, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root, sourcefile: `vendor-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", "vendor", `${name}.cjs`) });
+    outputs.push(...Object.entries(copy.metafile.outputs));
+  }
   for (const name of STANDALONE_COMMANDS) {
     const command = path.join(dist, "cli", "commands", `${name}.js`);
     if (!existsSync(command)) throw new Error(`bundle: cli/standalone.ts lists ${JSON.stringify(name)} but tsc wrote no ${path.relative(root, command)}`);
@@ -104,7 +132,7 @@ async function buildCommonJs(pkg) {
       `import command from ${JSON.stringify(command)};`,
       `runMain({ ${JSON.stringify(name)}: { summary: "", load: async () => ({ default: command }) } });`,
     ].join("\n");
-    const result = await build({ ...COMMONJS, stdin: { contents, resolveDir: path.join(dist, "cli"), sourcefile: `standalone-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", `${name}.cjs`) });
+    const result = await build({ ...COMMONJS, inject: [...COMMONJS.inject, path.join(root, "scripts", "bundle", "require-vendored.mjs")], plugins: [loadVendoredPackages], stdin: { contents, resolveDir: path.join(dist, "cli"), sourcefile: `standalone-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", `${name}.cjs`) });
     outputs.push(...Object.entries(result.metafile.outputs));
   }
   return outputs;
@@ -145,7 +173,7 @@ async function main() {
     if (holdsChecker && dir !== path.dirname(checker) && existsSync(validators)) cpSync(validators, path.join(dir, "validators"), { recursive: true });
   }
   const chunks = readdirSync(path.join(dist, CHUNKS)).filter((f) => f.endsWith(".js")).length;
-  console.log(`bundle: ${entries.length} entries, ${chunks} shared or lazy chunks, the bin and ${commonjs.length - 1} single-file commands -> ${path.relative(process.cwd(), dist)}`);
+  console.log(`bundle: ${entries.length} entries, ${chunks} shared or lazy chunks, the bin, single-file commands and their vendored packages (${commonjs.length - 1} files) -> ${path.relative(process.cwd(), dist)}`);
 }
 
 main().catch((error) => {

@@ -35,8 +35,6 @@ export interface DataFileOptions extends DataTextOptions {
   readonly ifMissing?: string;
 }
 
-const require = createRequire(import.meta.url);
-
 /** Read and parse a data file. Throws a ProctorError (`options.code`) naming the file and the place it stops making sense. */
 export function readDataFile(file: string, options: DataFileOptions): unknown {
   const limits = options.limits ?? JSON_FILE_LIMITS;
@@ -61,7 +59,7 @@ export function parseDataText(text: string, source: string, options: DataTextOpt
   };
   if (format === "yaml") {
     try {
-      return (require("yaml") as typeof import("yaml")).parse(text);
+      return (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
     } catch (error) {
       return fail(`${source} is not YAML: ${(error as Error).message}`, error);
     }

@@ -5,7 +5,8 @@
  * input and real work, and no standalone bundle holds the code that loads a user's eval files.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -36,13 +37,23 @@ describe("the bin's routing", () => {
     }
   });
 
-  it("does the same work either way: check, trace, bash-effect, gate", () => {
+  it("does the same work either way: check, trace, bash-effect, gate (with a YAML policy)", () => {
     const gateEvent = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build && ls | wc -l" }, cwd: root });
+    // A YAML policy with a $regex, checks with a glob: the single-file commands load their own copies of yaml, re2js and picomatch.
+    const tmp = mkdtempSync(path.join(tmpdir(), "proctor-bin-"));
+    const policy = path.join(tmp, "policy.yaml");
+    writeFileSync(policy, 'rules:\n  - tool: Bash\n    effect: deny\n    args: { command: { $regex: "^rm\\\\s" } }\n  - tool: Write\n    effect: ask\n    args: { file_path: { $regex: "[.]md$" } }\n');
+    const checks = path.join(tmp, "checks.json");
+    writeFileSync(checks, JSON.stringify([{ kind: "wrote", path: "**/*.js" }, { kind: "notTool", name: "Bash", args: { command: { $regex: "^npm\\s" } } }]));
+    const write = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: "docs/a.md", content: "x" }, cwd: root });
     for (const [args, input] of [
       [["trace", fixture], ""],
       [["bash-effect", "--explain", "ls | wc -l; rm -f x"], ""],
       [["gate", "--purity", "bounded"], gateEvent],
       [["gate", "--purity", "bounded"], "not json"],
+      [["gate", "--policy", policy], gateEvent],
+      [["gate", "--policy", policy], write],
+      [["check", fixture, "--checks", checks], ""],
     ] as const) {
       expect(run(CLI, args, input), args.join(" ")).toEqual(run(MAIN, args, input));
     }

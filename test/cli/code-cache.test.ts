@@ -56,6 +56,20 @@ describe("the code cache", () => {
     expect(readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("requireCommonJs returns the module's exports, runs each file once, and caches it too", () => {
+    const sub = path.join(dir, `c${n++}`);
+    mkdirSync(sub);
+    const file = path.join(sub, "lib.cjs");
+    writeFileSync(file, `"use strict";\nglobalThis.proctorRuns = (globalThis.proctorRuns ?? 0) + 1;\nmodule.exports = { twice: (x) => 2 * x };\n`);
+    const probe = `import { requireCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
+      const a = requireCommonJs(process.argv[1]), b = requireCommonJs(process.argv[1]);
+      console.log(a.twice(21), a === b, globalThis.proctorRuns);`;
+    const run = () => execFileSync(process.execPath, ["--input-type=module", "-e", probe, file], { encoding: "utf8" });
+    expect(run()).toBe("42 true 1\n");
+    expect(cacheState(file)).toBe("accepted");
+    expect(run()).toBe("42 true 1\n");
+  });
+
   it("replaces a damaged cache, and ignores one older than the file", () => {
     const file = commandFile();
     const cache = codeCacheFile(file) ?? "";

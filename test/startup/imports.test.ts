@@ -145,10 +145,12 @@ describe("start-up", () => {
     expect(packagesIn(piped.files)).toContain("web-tree-sitter");
     const write = gateLoads(["--purity", "bounded"], event("rm -rf build"));
     expect(JSON.parse(write.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
-    // A YAML policy loads yaml (through require, which the listing sees too).
+    // A YAML policy loads yaml: the bin's single-file gate carries its own copy (dist/cli/standalone/vendor/), loaded when first used.
     const policy = path.join(repo, "policy.yaml");
     writeFileSync(policy, "rules:\n  - tool: Write\n    effect: deny\n");
-    expect(packagesIn(gateLoads(["--policy", policy], event("git status")).files)).toContain("yaml");
+    const vendored = (files: string[]) => files.filter((f) => f.includes("/dist/cli/standalone/vendor/")).map((f) => path.basename(f));
+    expect(vendored(gateLoads(["--policy", policy], event("git status"), { PROCTOR_COMPILE_CACHE: "0" }).files)).toEqual(["yaml.cjs"]);
+    expect(vendored(gateLoads(["--purity", "bounded"], event("git status"), { PROCTOR_COMPILE_CACHE: "0" }).files)).toEqual([]);
   });
 
   it("the bin runs `proctor gate` from two files of its own, the launcher and the command's single-file bundle", () => {
