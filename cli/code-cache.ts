@@ -3,21 +3,49 @@
  * when one is there: compiling a 200–400 KB bundle is a large part of a short command's start-up
  * (`proctor gate` runs before every tool call), and Node 20 keeps no compile cache of its own.
  *
- * The cache sits beside the bundle (`NAME.cjs.<arch>-v8-<version>.cache`), inside proctor's own
- * install, so it is exactly as trusted as the code beside it; it is written after the first run
- * with a Node, replaced atomically when V8 rejects it (another V8, other flags, a rebuilt bundle,
- * a damaged file), and simply not written where the install is read-only. `PROCTOR_COMPILE_CACHE=0`
- * turns it off (plain `require`).
+ * The cache sits beside the bundle (`NAME.cjs.<build id>.<arch>-v8-<version>.cache`), inside
+ * proctor's own install, so it is exactly as trusted as the code beside it; it is written after the
+ * first run with a Node, replaced atomically when V8 rejects it (another V8, other flags, a damaged
+ * file), and simply not written where the install is read-only. `PROCTOR_COMPILE_CACHE=0` turns it
+ * off (plain `require`). V8 checks a cache against its source's length only, so the name carries the
+ * bundle's content hash from the build (`build-ids.json` beside it): a cache left from another
+ * build is never offered for this one.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Script } from "node:vm";
 
+/** The manifest scripts/bundle.mjs writes beside its CommonJS files: file name → content hash. */
+export const BUILD_IDS = "build-ids.json";
+
+const manifests = new Map<string, Record<string, string>>();
+
+/**
+ * What identifies this build of `file`: its content hash from the build's manifest; for a file
+ * the build did not write, its size, inode and modification time (any rewrite changes one).
+ */
+function buildIdOf(file: string): string {
+  const dir = path.dirname(file);
+  let ids = manifests.get(dir);
+  if (ids === undefined) {
+    try {
+      ids = JSON.parse(readFileSync(path.join(dir, BUILD_IDS), "utf8")) as Record<string, string>;
+    } catch {
+      ids = {};
+    }
+    manifests.set(dir, ids);
+  }
+  const id = ids[path.basename(file)];
+  if (typeof id === "string" && /^[0-9a-f]{8,64}$/.test(id)) return id;
+  const stat = statSync(file);
+  return `${stat.size}-${stat.ino}-${Math.trunc(stat.mtimeMs)}`;
+}
+
 /** The cache file for `file` under this process's V8, or `undefined` when caching is off. */
 export function codeCacheFile(file: string): string | undefined {
   if (process.env.PROCTOR_COMPILE_CACHE === "0") return undefined;
-  return `${file}.${process.arch}-v8-${process.versions.v8}.cache`;
+  return `${file}.${buildIdOf(file)}.${process.arch}-v8-${process.versions.v8}.cache`;
 }
 
 /** Run `file` (an absolute path) as a CommonJS module, from its code cache when V8 accepts it. */
@@ -42,8 +70,7 @@ export function requireCommonJs(file: string): unknown {
   }
   let cachedData: Buffer | undefined;
   try {
-    // A cache older than the bundle is from another build: V8 checks only the source's length.
-    if (statSync(cacheFile).mtimeMs >= statSync(file).mtimeMs) cachedData = readFileSync(cacheFile);
+    cachedData = readFileSync(cacheFile);
   } catch {
     // No cache yet.
   }

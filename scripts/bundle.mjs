@@ -6,7 +6,8 @@
 // external; no minification and no source maps, so stack traces stay readable. tsc's other .js
 // files stay in dist for code that imports an internal module directly; `types` keep pointing at
 // tsc's .d.ts.
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -134,6 +135,16 @@ async function buildCommonJs(pkg) {
     ].join("\n");
     const result = await build({ ...COMMONJS, inject: [...COMMONJS.inject, path.join(root, "scripts", "bundle", "require-vendored.mjs")], plugins: [loadVendoredPackages], stdin: { contents, resolveDir: path.join(dist, "cli"), sourcefile: `standalone-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", `${name}.cjs`) });
     outputs.push(...Object.entries(result.metafile.outputs));
+  }
+  // Each file's content hash, beside it: the code cache's name carries it (cli/code-cache.ts).
+  for (const dir of [path.join(dist, "cli", "standalone"), path.join(dist, "cli", "standalone", "vendor")]) {
+    const ids = Object.fromEntries(
+      readdirSync(dir)
+        .filter((f) => f.endsWith(".cjs"))
+        .sort()
+        .map((f) => [f, createHash("sha256").update(readFileSync(path.join(dir, f))).digest("hex").slice(0, 16)]),
+    );
+    writeFileSync(path.join(dir, "build-ids.json"), `${JSON.stringify(ids, null, 2)}\n`);
   }
   return outputs;
 }
