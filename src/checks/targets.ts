@@ -43,17 +43,10 @@ export const HOOK_RUN_RESULT_SCHEMA = {
 
 const checkHookResult = schemaChecker(HOOK_RUN_RESULT_SCHEMA, "hookResult");
 
-// Traces are immutable by convention; validating each once keeps many checks per trace cheap.
-const validTraces = new WeakSet<object>();
-
 export const TRACE_TARGET: CheckTarget = {
   noun: "a Trace",
-  errors(value) {
-    if (typeof value === "object" && value !== null && validTraces.has(value)) return [];
-    const errors = traceErrors(value);
-    if (errors.length === 0 && typeof value === "object" && value !== null) validTraces.add(value);
-    return errors;
-  },
+  // Each Trace is validated once, however many checks evaluate it (traceErrors remembers).
+  errors: (value) => traceErrors(value),
   hint: "pass the Trace of a run: readTranscript(file), (await runHarness(spec)).trace, or validateTrace(JSON.parse(text))",
 };
 

@@ -7,6 +7,7 @@ import { InvalidInputError, TranscriptError } from "../errors/proctor-error.js";
 import { readEventBytes } from "../io/read-bounded.js";
 import { NOT_A_TRANSCRIPT, parseClaudeStream } from "./readers/claude.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, type EventText, type SubagentLog } from "./session-log.js";
+import { trustTrace } from "./schema.js";
 import type { Trace, TraceSource } from "./types.js";
 
 export { flattenContent, NOT_A_TRANSCRIPT } from "./readers/claude.js";
@@ -25,7 +26,7 @@ export function requireTranscriptEvents(trace: Trace, where: string): Trace {
 /** Parse transcript text into a Trace. Never throws on content: problems land in `trace.errors`. */
 export function parseTranscript(text: string, options: { sourceKind?: TraceSource["kind"] } = {}): Trace {
   requireString("parseTranscript", "text", text, "the transcript's text (claude -p --output-format stream-json); for a file use readTranscript");
-  return parseClaudeStream(text, options);
+  return trustTrace(parseClaudeStream(text, options));
 }
 
 /** How much of a transcript file `readTranscript` reads before it refuses. */
@@ -59,12 +60,12 @@ export function readTranscript(pathOrText: string, limits: TranscriptLimits = {}
       hint: "pass the path of a file written by `claude -p --output-format stream-json --verbose`, a Claude Code session log (or its session folder), or the transcript text itself",
     }),
   );
-  return files.subagents ? parseSessionLog(files.text, files.subagents, files.file) : parseClaudeStream(files.text);
+  return files.subagents ? parseSessionLog(files.text, files.subagents, files.file) : trustTrace(parseClaudeStream(files.text));
 }
 
 /** A session log (and its subagents' logs) as a Trace, with what only the log records. */
 export function parseSessionLog(main: EventText, subagents: readonly SubagentLog[], file?: string): Trace {
   const { streamJson, facts } = convertSessionLog(main, subagents, file);
   const trace = parseTranscript(streamJson);
-  return { ...trace, source: { ...trace.source, ...facts } };
+  return trustTrace({ ...trace, source: { ...trace.source, ...facts } });
 }
