@@ -133,7 +133,10 @@ async function buildCommonJs(pkg) {
       `import command from ${JSON.stringify(command)};`,
       `runMain({ ${JSON.stringify(name)}: { summary: "", load: async () => ({ default: command }) } });`,
     ].join("\n");
-    const result = await build({ ...COMMONJS, inject: [...COMMONJS.inject, path.join(root, "scripts", "bundle", "require-vendored.mjs")], plugins: [loadVendoredPackages], stdin: { contents, resolveDir: path.join(dist, "cli"), sourcefile: `standalone-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", `${name}.cjs`) });
+    // ES modules are strict code; a CommonJS file is strict only when it says so, and esbuild does
+    // not say it for an entry read from stdin.
+    const strict = { js: `${BANNER}\n"use strict";` };
+    const result = await build({ ...COMMONJS, banner: strict, inject: [...COMMONJS.inject, path.join(root, "scripts", "bundle", "require-vendored.mjs")], plugins: [loadVendoredPackages], stdin: { contents, resolveDir: path.join(dist, "cli"), sourcefile: `standalone-${name}.js`, loader: "js" }, outfile: path.join(dist, "cli", "standalone", `${name}.cjs`) });
     outputs.push(...Object.entries(result.metafile.outputs));
   }
   // Each file's content hash, beside it: the code cache's name carries it (cli/code-cache.ts).

@@ -66,6 +66,15 @@ describe("the bin's routing", () => {
     expect(execFileSync(process.execPath, [CLI, "--version"], { encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it("runs every standalone bundle as strict code, as the ES modules it is built from are", () => {
+    for (const name of STANDALONE_COMMANDS) {
+      const source = readFileSync(path.join(root, "dist/cli/standalone", `${name}.cjs`), "utf8");
+      // The directive prologue: only comments and blank lines may come before it.
+      const firstStatement = source.split("\n").find((l) => l.trim() !== "" && !l.startsWith("//"));
+      expect(firstStatement, name).toBe('"use strict";');
+    }
+  });
+
   it("keeps the code that loads eval files and runs the harness out of every standalone bundle (check's built-in judge aside)", () => {
     // The bundler marks each module it includes with a `// dist/…` comment.
     for (const name of STANDALONE_COMMANDS) {
