@@ -66,19 +66,42 @@ const OPTIONS = [
 ];
 const FILES = ["src", "src/", ".", "..", "/", "/dev/null", "file.txt", "a.b.c", "a=b", "CC=gcc", "x+=y", "%1", "@x", "a,b", "a:b", "README.md", "0", "12", "2", "out", "nullglob", "dotglob", "errexit", "PATH"];
 
+/** Inside quotes: the plain alphabet, spaces, and what quotes make literal (globs, separators, the other quote), with the characters only single quotes make literal. */
+const QUOTABLE = [...ALPHABET, ..."      *?[]{}();|&<>#~^'\"$`\\!"];
+const quote = (q: string, body: string) => `${q}${body.replaceAll(q, "")}${q}`;
+/** A quoted part of a word, well formed or not: single or double quotes, empty, around an option, holding anything. */
+const quoted = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(fc.constantFrom("'", '"'), fc.string({ unit: fc.constantFrom(...QUOTABLE), maxLength: 8 })).map(([q, body]) => quote(q, body)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom("'", '"'), fc.constantFrom(...OPTIONS, ...FILES, ...GIT, "", "*", "*.ts", ";", "|", "&&", "a b", " -n", "%H %s", "$x", "$(rm x)", "`rm x`", "a\\b", "!x", "#", "<(ls)", "> f"))
+      .map(([q, body]) => quote(q, body)),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("'", '"', "'a", '"a', "a'", "''''", '""""', `'"'`, `"'"`, "'\t'", '"\n"', "'é'") },
+);
+/** A word made of plain and quoted parts, adjacent: `a'b'"c"`, `--format='%H %s'`, `'-n'`. */
+const mixed = fc
+  .array(fc.oneof(quoted, fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 4 }), fc.constantFrom(...OPTIONS, "=", "==", "a==", "2", "-")), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join(""));
+
 const word = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...OPTIONS) },
   { weight: 3, arbitrary: fc.constantFrom(...FILES) },
   { weight: 2, arbitrary: fc.constantFrom(...GIT) },
   { weight: 1, arbitrary: fc.constantFrom(...NAMES) },
   { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 8 }) },
+  { weight: 2, arbitrary: quoted },
+  { weight: 2, arbitrary: mixed },
 );
 const name = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...NAMES) },
   { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 6 }) },
+  // quoted names go to the full path
+  { weight: 1, arbitrary: fc.oneof(quoted, fc.constantFrom(...NAMES).map((n) => `'${n}'`)) },
 );
 const spaces = fc.constantFrom(" ", " ", " ", "  ", "   ");
-/** A command over the fast-path alphabet: a name, words, runs of spaces, sometimes at either end. */
+/** A command over the fast-path alphabet and quotes: a name, words, runs of spaces, sometimes at either end. */
 const command = fc
   .tuple(fc.constantFrom("", "", " "), name, fc.array(fc.tuple(spaces, word), { maxLength: 6 }), fc.constantFrom("", "", " "))
   .map(([lead, n, rest, trail]) => `${lead}${n}${rest.map(([s, w]) => `${s}${w}`).join("")}${trail}`);
@@ -137,10 +160,37 @@ describe("the fast path", () => {
     expect(taken).toBeGreaterThan(words.length);
   });
 
+  it("answers as the full path does for every printable character in quotes, and for quoted forms of the words it handles", () => {
+    let taken = 0;
+    for (let code = 0x20; code < 0x7f; code++) {
+      const ch = String.fromCharCode(code);
+      for (const q of ["'", '"']) {
+        for (const c of [`ls ${q}${ch}${q}`, `ls a${q}${ch}${q}b`, `sed -n ${q}1${ch}2p${q} f`, `find . -name ${q}*${ch}${q}`, `git log --format=${q}%H${ch}%s${q}`, `grep ${q}-${ch}${q} f`, `rm ${q}${ch}${q}`, `echo ${q}${ch} ${ch}${q}`]) {
+          if (agrees(c)) taken++;
+        }
+      }
+    }
+    for (const w of [...OPTIONS, ...FILES, ...GIT]) {
+      for (const c of [`ls '${w}'`, `ls "${w}"`, `git '${w}' x`, `find . "${w}"`, `sed ${w.slice(0, 1)}'${w.slice(1)}' f`, `git log -'${w}'`, `x ''"${w}"''`]) if (agrees(c)) taken++;
+    }
+    expect(taken).toBeGreaterThan(1000);
+  });
+
   it("leaves to the full path every character and word outside its reach", () => {
-    for (const c of ["ls | wc", "ls;ls", "ls\nls", "ls\tx", "a=b ls", "x+=1 ls", "ls ~", "ls *", "ls #x", "echo $x", "ls 'a'", "ls \\x", "ls {a,b}", "! ls", "time ls", "ls if", "export a=b", "echo esac", "echo é", "a@ x", "a+: x", "a% x", "x ==", "- a=b", ": x"]) {
+    for (const c of ["ls | wc", "ls;ls", "ls\nls", "ls\tx", "a=b ls", "x+=1 ls", "ls ~", "ls *", "ls #x", "echo $x", "'ls' a", "l's' a", "ls 'a", 'ls "$x"', 'ls "`x`"', 'ls "\\x"', 'ls "!x"', "ls 'a\tb'", "ls 'a\nb'", "ls 'é'", "ls 'if'", 'ls "export"',
+      // found by the generators: tree-sitter-bash splits `=='a'` into `==` and `'a'`, and keeps no content for `" "`
+      "xargs =='a'", "ls =='a'", 'printf " "-la', `git "  "'.D'`, 'ls " "', "ls \\x", "ls {a,b}", "! ls", "time ls", "ls if", "export a=b", "echo esac", "echo é", "a@ x", "a+: x", "a% x", "x ==", "- a=b", ": x"]) {
       expect(fastPathWords(c), c).toBeUndefined();
     }
-    expect(fastPathWords("  git  log   --oneline -5 ")).toEqual(["git", "log", "--oneline", "-5"]);
+    const plain = (...ws: string[]) => ws.map((w) => ({ text: w, value: w }));
+    expect(fastPathWords("  git  log   --oneline -5 ")).toEqual(plain("git", "log", "--oneline", "-5"));
+    expect(fastPathWords(`git log --format='%H %s' a'b'"c" '' "" "a;b|c"`)).toEqual([
+      ...plain("git", "log"),
+      { text: "--format='%H %s'", value: "--format=%H %s" },
+      { text: `a'b'"c"`, value: "abc" },
+      { text: "''", value: "" },
+      { text: '""', value: "" },
+      { text: '"a;b|c"', value: "a;b|c" },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The fast path: a command made only of plain words separated by spaces is one simple command
- * whose words are their own values, so it is judged straight from the command catalog, with no
- * parse, no second reading and no tree walk — and without the parser loaded.
+ * The fast path: a command made only of plain and quoted words separated by spaces is one simple
+ * command whose words have fixed values, so it is judged straight from the command catalog, with
+ * no parse, no second reading and no tree walk — and without the parser loaded.
  *
  * It must give exactly the verdict the full path (classify.ts) gives, reason included; whatever
  * could make the two differ is sent to the full path (`undefined`). The proof is a property test
@@ -14,8 +14,8 @@ import { readOnly, type Arg, type BashVerdict } from "./verdict.js";
 import { clip } from "./words.js";
 
 /**
- * The fast-path alphabet. Each character is plain in Bash wherever it stands in a word of a
- * simple command, and tree-sitter-bash reads it as part of a `word` (or a `number`):
+ * The fast-path alphabet outside quotes. Each character is plain in Bash wherever it stands in a
+ * word of a simple command, and tree-sitter-bash reads it as part of a `word` (or a `number`):
  * - `A-Z a-z 0-9 _`: word characters. A leading digit run is a redirection only before `<`/`>`,
  *   which are not in the alphabet.
  * - ` ` (space): the only separator allowed; tab and newline are left to the full path (a
@@ -32,18 +32,46 @@ import { clip } from "./words.js";
  *   `(` is excluded.
  * - `@`: `@(…)` is an extended glob (needs `(`), `$@` needs `$`; alone it is plain.
  * - `%`: a job spec (`%1`) only as an operand of job builtins, which read it as text themselves.
- * Left out, each for a reason: `$` and `` ` `` (expansion, substitution), quotes and `\`,
- * `<`, `>`, `&`, `|`, `;`, `(`, `)` (redirection, separators, subshells), `*`, `?`, `[`, `]`
- * (globs), `{`, `}` (brace expansion, groups), `~` (tilde), `#` (comments), `!` and `^`
- * (negation, history), tab and newline, and every non-ASCII character.
+ * - `'` and `"`: open a quoted part of the word (below); the command name has none.
+ * Left out, each for a reason: `$` and `` ` `` (expansion, substitution; so no `$'…'` or `$"…"`
+ * either), `\`, `<`, `>`, `&`, `|`, `;`, `(`, `)` (redirection, separators, subshells), `*`,
+ * `?`, `[`, `]` (globs), `{`, `}` (brace expansion, groups), `~` (tilde), `#` (comments), `!` and
+ * `^` (negation, history), tab and newline, and every non-ASCII character.
+ *
+ * Inside quotes (the Bash manual, 3.1.2.2 "Single Quotes" and 3.1.2.3 "Double Quotes"):
+ * - `'…'`: "Enclosing characters in single quotes preserves the literal value of each character
+ *   within the quotes", so any printable ASCII character but `'` itself may stand there — globs,
+ *   separators, `$`, `\`, `#` and `!` included (single quotes also escape the history character).
+ *   Tab, newline and everything outside printable ASCII go to the full path.
+ * - `"…"`: "preserves the literal value of all characters within the quotes, with the exception
+ *   of `$`, `` ` ``, `\`, and, when history expansion is enabled, `!`". Those four (and `"`) go to
+ *   the full path: `!` too, although history expansion is off in the non-interactive shell that
+ *   runs a tool's command, so the fast path never depends on how the shell was started.
+ * A quoted part is never a reserved word, a glob or an expansion ("Quoting … to prevent reserved
+ * words from being recognized as such, and to prevent parameter expansion", 3.1.2); quote
+ * removal leaves the text between the quotes, which is the word's value with its plain parts.
  */
-const ALPHABET = /^[A-Za-z0-9 _\-./,:=+@%]*$/;
+const PLAIN = 1;
+const IN_SINGLE = 2;
+const IN_DOUBLE = 4;
+/** Per ASCII code: which of the three places the character may stand in. */
+const CLASS = new Uint8Array(128);
+for (let c = 0x20; c < 0x7f; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9_\-./,:=+@%]/.test(ch)) CLASS[c] = PLAIN | IN_SINGLE | IN_DOUBLE;
+  else CLASS[c] = (ch === "'" ? 0 : IN_SINGLE) | (ch === '"' || ch === "$" || ch === "`" || ch === "\\" || ch === "!" ? 0 : IN_DOUBLE);
+}
+const SPACE = 32;
+const SINGLE_QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+const EQUALS = 61;
+
 /**
- * The command name keeps to a narrower set: besides `=` (an assignment, above), tree-sitter-bash
- * reads a name followed by `+`, `@` or `%` (`a@`, `a+:`, `a%`) as the start of an assignment or
- * an expansion operator and fails to parse, and misreads the words after a lone `-` (`- a=b`
- * becomes an assignment), where Bash runs a command of that name; so the name also starts with
- * a letter, digit, `_`, `.` or `/`.
+ * The command name is unquoted and keeps to a narrower set: besides `=` (an assignment, above),
+ * tree-sitter-bash reads a name followed by `+`, `@` or `%` (`a@`, `a+:`, `a%`) as the start of
+ * an assignment or an expansion operator and fails to parse, and misreads the words after a lone
+ * `-` (`- a=b` becomes an assignment), where Bash runs a command of that name; so the name also
+ * starts with a letter, digit, `_`, `.` or `/`.
  */
 const NAME = /^[A-Za-z0-9_./][A-Za-z0-9_\-./,:]*$/;
 
@@ -68,16 +96,67 @@ const FULL_PATH_WORDS: ReadonlySet<string> = new Set([
  */
 const MAX_FAST_LENGTH = 1024;
 
+/** One word of a fast-path command: its text as written, and its value after quote removal. */
+export interface FastWord {
+  readonly text: string;
+  readonly value: string;
+}
+
 /** The words of a command the fast path may judge, or `undefined` when it needs the full path. */
-export function fastPathWords(command: string): string[] | undefined {
-  if (command.length > MAX_FAST_LENGTH || !ALPHABET.test(command)) return undefined;
+export function fastPathWords(command: string): FastWord[] | undefined {
+  if (command.length > MAX_FAST_LENGTH) return undefined;
   // The full path's second reading refuses any text with `esac` between word boundaries.
   if (command.includes("esac")) return undefined;
-  const words = command.split(" ").filter((w) => w !== "");
-  const name = words[0];
-  if (name === undefined || !NAME.test(name)) return undefined;
-  for (const w of words) if (FULL_PATH_WORDS.has(w)) return undefined;
-  return words;
+  const words: FastWord[] = [];
+  const n = command.length;
+  let i = 0;
+  for (;;) {
+    while (i < n && command.charCodeAt(i) === SPACE) i++;
+    if (i === n) break;
+    const start = i;
+    let value = "";
+    let quoted = false;
+    // One word: plain runs and quoted parts, up to a space or the end.
+    while (i < n) {
+      const c = command.charCodeAt(i);
+      if (c === SPACE) break;
+      if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
+        const inside = c === SINGLE_QUOTE ? IN_SINGLE : IN_DOUBLE;
+        const close = command.indexOf(c === SINGLE_QUOTE ? "'" : '"', i + 1);
+        if (close === -1) return undefined;
+        for (let j = i + 1; j < close; j++) {
+          const q = command.charCodeAt(j);
+          if (q >= 128 || ((CLASS[q] as number) & inside) === 0) return undefined;
+        }
+        const part = command.slice(i + 1, close);
+        // tree-sitter-bash keeps no content for a double-quoted string of spaces only (`" "`), so
+        // the full path reads its value as empty where Bash has the spaces.
+        if (inside === IN_DOUBLE && part !== "" && part.trim() === "") return undefined;
+        value += part;
+        quoted = true;
+        i = close + 1;
+        continue;
+      }
+      if (c >= 128 || ((CLASS[c] as number) & PLAIN) === 0) return undefined;
+      let j = i + 1;
+      while (j < n) {
+        const d = command.charCodeAt(j);
+        if (d >= 128 || ((CLASS[d] as number) & PLAIN) === 0) break;
+        j++;
+      }
+      value += command.slice(i, j);
+      i = j;
+    }
+    const text = quoted ? command.slice(start, i) : value;
+    // tree-sitter-bash reads a leading `==` before a quote as its test operator and the rest as a
+    // second argument (`ls =='a'`), where Bash has one word `==a`.
+    if (quoted && text.charCodeAt(0) === EQUALS) return undefined;
+    // Quoted, a reserved word is not one to Bash; both readings go to the full path all the same.
+    if (FULL_PATH_WORDS.has(text) || FULL_PATH_WORDS.has(value)) return undefined;
+    if (words.length === 0 && (quoted || !NAME.test(text))) return undefined;
+    words.push({ text, value });
+  }
+  return words.length === 0 ? undefined : words;
 }
 
 /**
@@ -88,9 +167,10 @@ export function fastPathWords(command: string): string[] | undefined {
 export function fastPathVerdict(command: string, context?: BashContext): BashVerdict | undefined {
   const words = fastPathWords(command);
   if (words === undefined) return undefined;
-  const [name, ...rest] = words as [string, ...string[]];
-  // A plain word's value is its text: no quotes, escapes, globs or expansions to remove.
-  const args: Arg[] = rest.map((w) => ({ value: w, text: clip(w) }));
+  const [first, ...rest] = words as [FastWord, ...FastWord[]];
+  const name = first.value;
+  // No escapes, globs or expansions: a word's value is its text with the quotes removed.
+  const args: Arg[] = rest.map((w) => ({ value: w.value, text: clip(w.text) }));
   const verdict = judgeCommand(name, args, context ? openScope(context) : undefined);
   return verdict.effect === "read-only" ? readOnly(`only read-only commands: ${name}`) : verdict;
 }
