@@ -1,7 +1,8 @@
 /**
- * The fast path: a command made only of plain and quoted words separated by spaces is one simple
- * command whose words have fixed values, so it is judged straight from the command catalog, with
- * no parse, no second reading and no tree walk — and without the parser loaded.
+ * The fast path: a command line made only of plain and quoted words separated by spaces, and of
+ * simple commands joined by `|`, `&&`, `||` and `;`, runs commands whose words have fixed values,
+ * so it is judged straight from the command catalog, with no parse, no second reading and no
+ * tree walk — and without the parser loaded.
  *
  * It must give exactly the verdict the full path (classify.ts) gives, reason included; whatever
  * could make the two differ is sent to the full path (`undefined`). The proof is a property test
@@ -10,7 +11,7 @@
  */
 import { openScope, type BashContext } from "./context/in-context.js";
 import { judgeCommand } from "./judge.js";
-import { readOnly, type Arg, type BashVerdict } from "./verdict.js";
+import { readOnly, worse, type Arg, type BashVerdict } from "./verdict.js";
 import { clip } from "./words.js";
 
 /**
@@ -18,8 +19,8 @@ import { clip } from "./words.js";
  * word of a simple command, and tree-sitter-bash reads it as part of a `word` (or a `number`):
  * - `A-Z a-z 0-9 _`: word characters. A leading digit run is a redirection only before `<`/`>`,
  *   which are not in the alphabet.
- * - ` ` (space): the only separator allowed; tab and newline are left to the full path (a
- *   newline ends a command).
+ * - ` ` (space): the only blank allowed; tab and newline are left to the full path (a newline
+ *   ends a command).
  * - `-`: special only inside `[…]`, `${…}` and arithmetic, none of which can occur here.
  * - `.` and `/`: path characters; `.` as a command name is `source`, which the catalog judges.
  * - `,`: special only inside brace expansion `{a,b}`; braces are excluded.
@@ -33,10 +34,11 @@ import { clip } from "./words.js";
  * - `@`: `@(…)` is an extended glob (needs `(`), `$@` needs `$`; alone it is plain.
  * - `%`: a job spec (`%1`) only as an operand of job builtins, which read it as text themselves.
  * - `'` and `"`: open a quoted part of the word (below); the command name has none.
+ * - `|`, `&&`, `||` and `;` between commands: they join simple commands (`fastPathCommands`).
  * Left out, each for a reason: `$` and `` ` `` (expansion, substitution; so no `$'…'` or `$"…"`
- * either), `\`, `<`, `>`, `&`, `|`, `;`, `(`, `)` (redirection, separators, subshells), `*`,
- * `?`, `[`, `]` (globs), `{`, `}` (brace expansion, groups), `~` (tilde), `#` (comments), `!` and
- * `^` (negation, history), tab and newline, and every non-ASCII character.
+ * either), `\`, `<`, `>`, `(`, `)` (redirection, subshells), any other use of `&`, `|` and `;`,
+ * `*`, `?`, `[`, `]` (globs), `{`, `}` (brace expansion, groups), `~` (tilde), `#` (comments),
+ * `!` and `^` (negation, history), tab and newline, and every non-ASCII character.
  *
  * Inside quotes (the Bash manual, 3.1.2.2 "Single Quotes" and 3.1.2.3 "Double Quotes"):
  * - `'…'`: "Enclosing characters in single quotes preserves the literal value of each character
@@ -102,24 +104,57 @@ export interface FastWord {
   readonly value: string;
 }
 
-/** The words of a command the fast path may judge, or `undefined` when it needs the full path. */
-export function fastPathWords(command: string): FastWord[] | undefined {
+const PIPE = 124;
+const AMPERSAND = 38;
+const SEMICOLON = 59;
+
+/**
+ * The simple commands of a command line the fast path may judge, each as its words, in the
+ * order they run; `undefined` when it needs the full path.
+ *
+ * Commands may be joined by `|`, `&&`, `||` and `;` (Bash manual, 3.2.3 "Pipelines" and 3.2.4
+ * "Lists of Commands"): each joined command runs (or may run) as written, and the full path's walk
+ * judges each in text order, so its verdict is theirs combined with `worse` — what
+ * `fastPathVerdict` computes. Anything else made of those characters goes to the full path:
+ * `&` alone (a background job), `|&`, `;;`, `;&` and an operator with no command on either side.
+ */
+export function fastPathCommands(command: string): FastWord[][] | undefined {
   if (command.length > MAX_FAST_LENGTH) return undefined;
   // The full path's second reading refuses any text with `esac` between word boundaries.
   if (command.includes("esac")) return undefined;
-  const words: FastWord[] = [];
+  const commands: FastWord[][] = [];
+  let words: FastWord[] = [];
   const n = command.length;
   let i = 0;
   for (;;) {
     while (i < n && command.charCodeAt(i) === SPACE) i++;
     if (i === n) break;
+    const op = command.charCodeAt(i);
+    if (op === PIPE || op === AMPERSAND || op === SEMICOLON) {
+      const next = command.charCodeAt(i + 1);
+      let length = 1;
+      if (op === AMPERSAND) {
+        if (next !== AMPERSAND) return undefined; // `&`: a background job
+        length = 2;
+      } else if (op === PIPE) {
+        if (next === AMPERSAND) return undefined; // `|&`
+        if (next === PIPE) length = 2;
+      } else if (next === SEMICOLON || next === AMPERSAND) {
+        return undefined; // `;;`, `;&`, `;;&`: case clauses
+      }
+      if (words.length === 0) return undefined; // no command before the operator
+      commands.push(words);
+      words = [];
+      i += length;
+      continue;
+    }
     const start = i;
     let value = "";
     let quoted = false;
-    // One word: plain runs and quoted parts, up to a space or the end.
+    // One word: plain runs and quoted parts, up to a space, an operator or the end.
     while (i < n) {
       const c = command.charCodeAt(i);
-      if (c === SPACE) break;
+      if (c === SPACE || c === PIPE || c === AMPERSAND || c === SEMICOLON) break;
       if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
         const inside = c === SINGLE_QUOTE ? IN_SINGLE : IN_DOUBLE;
         const close = command.indexOf(c === SINGLE_QUOTE ? "'" : '"', i + 1);
@@ -156,7 +191,10 @@ export function fastPathWords(command: string): FastWord[] | undefined {
     if (words.length === 0 && (quoted || !NAME.test(text))) return undefined;
     words.push({ text, value });
   }
-  return words.length === 0 ? undefined : words;
+  // An operator with nothing after it (`ls |`, `ls;`) goes to the full path too.
+  if (words.length === 0) return undefined;
+  commands.push(words);
+  return commands;
 }
 
 /**
@@ -165,12 +203,18 @@ export function fastPathWords(command: string): FastWord[] | undefined {
  * checked to be well formed.
  */
 export function fastPathVerdict(command: string, context?: BashContext): BashVerdict | undefined {
-  const words = fastPathWords(command);
-  if (words === undefined) return undefined;
-  const [first, ...rest] = words as [FastWord, ...FastWord[]];
-  const name = first.value;
-  // No escapes, globs or expansions: a word's value is its text with the quotes removed.
-  const args: Arg[] = rest.map((w) => ({ value: w.value, text: clip(w.text) }));
-  const verdict = judgeCommand(name, args, context ? openScope(context) : undefined);
-  return verdict.effect === "read-only" ? readOnly(`only read-only commands: ${name}`) : verdict;
+  const commands = fastPathCommands(command);
+  if (commands === undefined) return undefined;
+  const scope = context ? openScope(context) : undefined;
+  // As the walk does: every command judged in text order, the first of the worst verdicts kept.
+  let verdict: BashVerdict = readOnly("");
+  const names: string[] = [];
+  for (const [first, ...rest] of commands as Array<[FastWord, ...FastWord[]]>) {
+    const name = first.value;
+    // No escapes, globs or expansions: a word's value is its text with the quotes removed.
+    const args: Arg[] = rest.map((w) => ({ value: w.value, text: clip(w.text) }));
+    verdict = worse(verdict, judgeCommand(name, args, scope));
+    if (!names.includes(name)) names.push(name);
+  }
+  return verdict.effect === "read-only" ? readOnly(`only read-only commands: ${names.join(", ")}`) : verdict;
 }

@@ -1,0 +1,31 @@
+import fc from "fast-check";
+const here = "/work/wt/classify/";
+const m = await import(here + "dist/src/effects/bash/classify.js");
+const { loadShellParser } = await import(here + "dist/src/effects/bash/parser.js");
+const { fastPathVerdict } = await import(here + "dist/src/effects/bash/fast-path.js");
+const { readOnlyCommandNames } = await import(here + "dist/src/effects/bash/commands.js");
+await loadShellParser();
+const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=+@%"];
+const QUOTABLE = [...ALPHABET, ..."      *?[]{}();|&<>#~^'\"$`\\!"];
+const quote = (q, body) => `${q}${body.replaceAll(q, "")}${q}`;
+const OPTS = ["0", "1", "2", "12", "-0", "a-", "@", "%", "+", "+=", ":", ".", "..", "/", ",", "-v", "-e", "--pre=", "-I", "-P", "-la", "-n", "-i", "-e", "--", "-", "-delete", "-exec", "--format=", "-c", "--output=o", "-o", "+x", "=", "==", "=~", "a=", "-name", "-type"];
+const quoted = fc.tuple(fc.constantFrom("'", '"'), fc.string({ unit: fc.constantFrom(...QUOTABLE), maxLength: 8 })).map(([q, b]) => quote(q, b));
+const part = fc.oneof(quoted, fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 4 }), fc.constantFrom(...OPTS));
+const word = fc.array(part, { minLength: 1, maxLength: 4 }).map((p) => p.join(""));
+const NAMES = [".", ":", "/bin/ls", "a", "A1", "x.y", ...readOnlyCommandNames(), "rm", "sed", "find", "git", "echo", "printf", "env", "xargs", "test", "["];
+const simple = fc.tuple(fc.constantFrom(...NAMES), fc.array(fc.tuple(fc.constantFrom(" ", "  "), word), { maxLength: 5 })).map(([n, r]) => n + r.map(([s, w]) => s + w).join(""));
+const OPS = ["|", "||", "&&", ";", " | ", " || ", " && ", " ; ", "; ", " |", "&", " & ", "|&", ";;", "|||", "&&&", ";&", "| |"];
+const cmd = fc.tuple(fc.constantFrom("", " "), simple, fc.array(fc.tuple(fc.constantFrom(...OPS), simple), { maxLength: 3 }), fc.constantFrom("", "", " ", ";", "|", " &&")).map(([l, a, r, t]) => l + a + r.map(([o, c]) => o + c).join("") + t);
+let taken = 0, n = 0, ro = 0;
+const seed = Number(process.argv[2] ?? 1);
+fc.assert(fc.property(cmd, (c) => {
+  n++;
+  const fast = fastPathVerdict(c);
+  if (fast === undefined) return true;
+  taken++;
+  const full = m.explainBashFullPath(c);
+  if (full.effect === "read-only") ro++;
+  if (fast.effect !== full.effect || fast.reason !== full.reason) { console.log("MISMATCH", JSON.stringify(c), fast, full); return false; }
+  return true;
+}), { numRuns: Number(process.argv[3] ?? 50000), seed });
+console.log({ n, taken, ro });
