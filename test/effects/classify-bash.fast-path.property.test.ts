@@ -1,5 +1,6 @@
 /**
- * The fast path (src/effects/bash/fast-path.ts) judges commands of plain and quoted words, and pipelines and lists of them, without the parser.
+ * The fast path (src/effects/bash/fast-path.ts) judges commands of plain and quoted words, and
+ * pipelines and lists of them, without the parser.
  * Its proof: wherever it answers, its verdict — effect and reason — is the full path's, with and
  * without a repository context; over the corpus and over generated commands on its alphabet. And
  * it must answer for a good share of the corpus, or it would be dead weight passing this test.
