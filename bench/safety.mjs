@@ -19,7 +19,7 @@ const here = new URL("..", import.meta.url).pathname;
 const base = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
 const p = await import("../dist/src/safety.js");
 const { decideGate } = await import("../dist/src/policy/gate.js");
-const { fastPathWords } = await import("../dist/src/effects/bash/fast-path.js");
+const { fastPathCommands } = await import("../dist/src/effects/bash/fast-path.js");
 /** classifyBash of another build: exported from proctor/safety (older builds: from the package root). */
 const baseClassify = base
   ? await (async () => {
@@ -67,7 +67,7 @@ const parser = new Parser();
 parser.setLanguage(language);
 const REPS = 5;
 const ROUNDS = 21;
-const fast = COMMANDS.map((c) => fastPathWords(c) !== undefined);
+const fast = COMMANDS.map((c) => fastPathCommands(c) !== undefined);
 const timeUs = (fn, c) => {
   const t0 = process.hrtime.bigint();
   for (let k = 0; k < REPS; k++) fn(c);
