@@ -166,7 +166,8 @@ export function parseShell(command: string): ShellTree {
   const kindOf = (id: number): number => (kind[id] ??= !language.nodeTypeIsNamed(id) ? ANONYMOUS : TOKEN_TYPES.has(types[id] ?? "ERROR") ? NAMED_TOKEN : NAMED);
   const cursor = tree.walk();
   try {
-    const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
+    const rootId = cursor.nodeTypeId;
+    const root = new ShellNode(command, types[rootId] ?? "ERROR", kindOf(rootId) !== ANONYMOUS, null, cursor.startIndex, cursor.endIndex);
     const collected: Partial<Record<CollectedType, ShellNode[]>> = {};
     const collect = (type: CollectedType, node: ShellNode): void => {
       const list = collected[type];
