@@ -51,7 +51,7 @@ function agrees(command: string, context?: BashContext): boolean {
   return true;
 }
 
-const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=+@%"];
+const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=+@%*?~"];
 const NAMES = [
   ...readOnlyCommandNames(),
   "rm", "mv", "cp", "touch", "npm", "node", "sudo", "env", "xargs", "printf", "set", "shopt", "test", "cd", "pushd", "popd",
@@ -172,6 +172,19 @@ describe("the fast path", () => {
     expect(taken).toBeGreaterThan(words.length);
   });
 
+  it("answers as the full path does for every short word of globs, tildes and their neighbours", () => {
+    const chars = [..."a0-.=:/*?~'"];
+    const words: string[] = [];
+    let layer = [""];
+    for (let n = 1; n <= 3; n++) {
+      layer = layer.flatMap((w) => chars.map((c) => w + c));
+      words.push(...layer);
+    }
+    let taken = 0;
+    for (const w of words) for (const c of [`ls ${w}`, `x ${w} y`, `find . -name ${w}`, `ls|x ${w}`]) if (agrees(c)) taken++;
+    expect(taken).toBeGreaterThan(words.length);
+  });
+
   it("answers as the full path does for every printable character in quotes, and for quoted forms of the words it handles", () => {
     let taken = 0;
     for (let code = 0x20; code < 0x7f; code++) {
@@ -189,7 +202,7 @@ describe("the fast path", () => {
   });
 
   it("leaves to the full path every character and word outside its reach", () => {
-    for (const c of ["ls & wc", "ls |& wc", "ls ;; x", "ls ;& x", "ls | | x", "| ls", "ls |", "ls;", "ls && ; x", "ls && if x", "ls; a=b x", "ls\nls", "ls\tx", "a=b ls", "x+=1 ls", "ls ~", "ls *", "ls #x", "echo $x", "'ls' a", "l's' a", "ls 'a", 'ls "$x"', 'ls "`x`"', 'ls "\\x"', 'ls "!x"', "ls 'a\tb'", "ls 'a\nb'", "ls 'é'", "ls 'if'", 'ls "export"',
+    for (const c of ["ls & wc", "ls |& wc", "ls ;; x", "ls ;& x", "ls | | x", "| ls", "ls |", "ls;", "ls && ; x", "ls && if x", "ls; a=b x", "ls\nls", "ls\tx", "a=b ls", "x+=1 ls", "~ x", "l* x", "? x", "ls =~a", "ls ==a", "ls [a]", "ls #x", "echo $x", "'ls' a", "l's' a", "ls 'a", 'ls "$x"', 'ls "`x`"', 'ls "\\x"', 'ls "!x"', "ls 'a\tb'", "ls 'a\nb'", "ls 'é'", "ls 'if'", 'ls "export"',
       // found by the generators: tree-sitter-bash splits `=='a'` into `==` and `'a'`, and keeps no content for `" "`
       "xargs =='a'", "ls =='a'", 'printf " "-la', `git "  "'.D'`, 'ls " "', "ls \\x", "ls {a,b}", "! ls", "time ls", "ls if", "export a=b", "echo esac", "echo é", "a@ x", "a+: x", "a% x", "x ==", "- a=b", ": x"]) {
       expect(fastPathCommands(c), c).toBeUndefined();

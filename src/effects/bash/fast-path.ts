@@ -33,12 +33,18 @@ import { clip } from "./words.js";
  *   `(` is excluded.
  * - `@`: `@(…)` is an extended glob (needs `(`), `$@` needs `$`; alone it is plain.
  * - `%`: a job spec (`%1`) only as an operand of job builtins, which read it as text themselves.
+ * - `*` and `?`: pathname expansion (the Bash manual, 3.5.8 "Filename Expansion") replaces the
+ *   word with the names of matching files, so a word holding one unquoted has no fixed value
+ *   (`undefined`, as the full path gives it); they start nothing else outside `[[ … ]]`, `case`
+ *   and arithmetic, and the extended globs `?(…)` and `*(…)` need `(`. Never in a command name.
+ * - `~`: tilde expansion (3.5.2) turns a word's leading `~…/` into a directory; the full path
+ *   takes the word's text as its value, and so does this one. Never in a command name.
  * - `'` and `"`: open a quoted part of the word (below); the command name has none.
  * - `|`, `&&`, `||` and `;` between commands: they join simple commands (`fastPathCommands`).
  * Left out, each for a reason: `$` and `` ` `` (expansion, substitution; so no `$'…'` or `$"…"`
  * either), `\`, `<`, `>`, `(`, `)` (redirection, subshells), any other use of `&`, `|` and `;`,
- * `*`, `?`, `[`, `]` (globs), `{`, `}` (brace expansion, groups), `~` (tilde), `#` (comments),
- * `!` and `^` (negation, history), tab and newline, and every non-ASCII character.
+ * `[`, `]` (globs, tests), `{`, `}` (brace expansion, groups), `#` (comments), `!` and `^`
+ * (negation, history), tab and newline, and every non-ASCII character.
  *
  * Inside quotes (the Bash manual, 3.1.2.2 "Single Quotes" and 3.1.2.3 "Double Quotes"):
  * - `'…'`: "Enclosing characters in single quotes preserves the literal value of each character
@@ -56,17 +62,21 @@ import { clip } from "./words.js";
 const PLAIN = 1;
 const IN_SINGLE = 2;
 const IN_DOUBLE = 4;
+/** Plain, but makes the word's value unknown (a glob). */
+const GLOB = 8;
 /** Per ASCII code: which of the three places the character may stand in. */
 const CLASS = new Uint8Array(128);
 for (let c = 0x20; c < 0x7f; c++) {
   const ch = String.fromCharCode(c);
-  if (/[A-Za-z0-9_\-./,:=+@%]/.test(ch)) CLASS[c] = PLAIN | IN_SINGLE | IN_DOUBLE;
+  if (/[A-Za-z0-9_\-./,:=+@%~]/.test(ch)) CLASS[c] = PLAIN | IN_SINGLE | IN_DOUBLE;
+  else if (ch === "*" || ch === "?") CLASS[c] = PLAIN | GLOB | IN_SINGLE | IN_DOUBLE;
   else CLASS[c] = (ch === "'" ? 0 : IN_SINGLE) | (ch === '"' || ch === "$" || ch === "`" || ch === "\\" || ch === "!" ? 0 : IN_DOUBLE);
 }
 const SPACE = 32;
 const SINGLE_QUOTE = 39;
 const DOUBLE_QUOTE = 34;
 const EQUALS = 61;
+const TILDE = 126;
 
 /**
  * The command name is unquoted and keeps to a narrower set: besides `=` (an assignment, above),
@@ -101,7 +111,8 @@ const MAX_FAST_LENGTH = 1024;
 /** One word of a fast-path command: its text as written, and its value after quote removal. */
 export interface FastWord {
   readonly text: string;
-  readonly value: string;
+  /** `undefined` when an unquoted `*` or `?` makes it a pattern. */
+  readonly value: string | undefined;
 }
 
 const PIPE = 124;
@@ -151,6 +162,7 @@ export function fastPathCommands(command: string): FastWord[][] | undefined {
     const start = i;
     let value = "";
     let quoted = false;
+    let glob = false;
     // One word: plain runs and quoted parts, up to a space, an operator or the end.
     while (i < n) {
       const c = command.charCodeAt(i);
@@ -173,23 +185,29 @@ export function fastPathCommands(command: string): FastWord[][] | undefined {
         continue;
       }
       if (c >= 128 || ((CLASS[c] as number) & PLAIN) === 0) return undefined;
-      let j = i + 1;
+      let j = i;
       while (j < n) {
         const d = command.charCodeAt(j);
-        if (d >= 128 || ((CLASS[d] as number) & PLAIN) === 0) break;
+        const k = d < 128 ? (CLASS[d] as number) : 0;
+        if ((k & PLAIN) === 0) break;
+        if ((k & GLOB) !== 0) glob = true;
         j++;
       }
       value += command.slice(i, j);
       i = j;
     }
     const text = quoted ? command.slice(start, i) : value;
-    // tree-sitter-bash reads a leading `==` before a quote as its test operator and the rest as a
-    // second argument (`ls =='a'`), where Bash has one word `==a`.
-    if (quoted && text.charCodeAt(0) === EQUALS) return undefined;
+    // tree-sitter-bash reads a leading `==` or `=~` as its test operator and the rest as a second
+    // argument (`ls =='a'`), where Bash has one word `==a`; any word starting with `=` and a quote,
+    // `=` or `~` goes to the full path.
+    if (text.charCodeAt(0) === EQUALS) {
+      const second = text.charCodeAt(1);
+      if (quoted || second === EQUALS || second === TILDE) return undefined;
+    }
     // Quoted, a reserved word is not one to Bash; both readings go to the full path all the same.
     if (FULL_PATH_WORDS.has(text) || FULL_PATH_WORDS.has(value)) return undefined;
     if (words.length === 0 && (quoted || !NAME.test(text))) return undefined;
-    words.push({ text, value });
+    words.push({ text, value: glob ? undefined : value });
   }
   // An operator with nothing after it (`ls |`, `ls;`) goes to the full path too.
   if (words.length === 0) return undefined;
@@ -210,7 +228,8 @@ export function fastPathVerdict(command: string, context?: BashContext): BashVer
   let verdict: BashVerdict = readOnly("");
   const names: string[] = [];
   for (const [first, ...rest] of commands as Array<[FastWord, ...FastWord[]]>) {
-    const name = first.value;
+    // NAME admits no glob character: the name's value is fixed.
+    const name = first.text;
     // No escapes, globs or expansions: a word's value is its text with the quotes removed.
     const args: Arg[] = rest.map((w) => ({ value: w.value, text: clip(w.text) }));
     verdict = worse(verdict, judgeCommand(name, args, scope));
