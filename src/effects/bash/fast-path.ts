@@ -72,6 +72,9 @@ for (let c = 0x20; c < 0x7f; c++) {
   else if (ch === "*" || ch === "?") CLASS[c] = PLAIN | GLOB | IN_SINGLE | IN_DOUBLE;
   else CLASS[c] = (ch === "'" ? 0 : IN_SINGLE) | (ch === '"' || ch === "$" || ch === "`" || ch === "\\" || ch === "!" ? 0 : IN_DOUBLE);
 }
+/** Characters refused outside quotes, and inside double quotes (a quick test before the lexer, which refuses them too). */
+const REFUSED_UNQUOTED = /[$`\\<>(){}[\]#!^\t\n]/;
+const REFUSED_IN_DOUBLE = /[$`\\!\t\n]/;
 const SPACE = 32;
 const SINGLE_QUOTE = 39;
 const DOUBLE_QUOTE = 34;
@@ -133,6 +136,8 @@ export function fastPathCommands(command: string): FastWord[][] | undefined {
   if (command.length > MAX_FAST_LENGTH) return undefined;
   // The full path's second reading refuses any text with `esac` between word boundaries.
   if (command.includes("esac")) return undefined;
+  // Most commands the fast path refuses hold a character no quote here allows: refused unread.
+  if (!command.includes("'") && (command.includes('"') ? REFUSED_IN_DOUBLE : REFUSED_UNQUOTED).test(command)) return undefined;
   const commands: FastWord[][] = [];
   let words: FastWord[] = [];
   const n = command.length;

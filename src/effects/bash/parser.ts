@@ -58,8 +58,11 @@ function loadedParser(): TreeSitterParser {
   );
 }
 
-/** Shared by every node without children, so copying a token allocates no array. */
-const NO_CHILDREN: readonly ShellNode[] = Object.freeze([]);
+/**
+ * Shared by every node without children, so copying a token allocates no array. Not frozen: a
+ * frozen array has another element kind, which would make every read of `children` polymorphic.
+ */
+const NO_CHILDREN: readonly ShellNode[] = [];
 
 /** One node of a parsed command, as plain data. */
 export class ShellNode {
