@@ -73,7 +73,7 @@ for (let c = 0x20; c < 0x7f; c++) {
   else CLASS[c] = (ch === "'" ? 0 : IN_SINGLE) | (ch === '"' || ch === "$" || ch === "`" || ch === "\\" || ch === "!" ? 0 : IN_DOUBLE);
 }
 /** Characters refused outside quotes, and inside double quotes (a quick test before the lexer, which refuses them too). */
-const REFUSED_UNQUOTED = /[$`\\<>(){}[\]#!^\t\n]/;
+const REFUSED_UNQUOTED = /[$`\\<(){}[\]#!^\t\n]/;
 const REFUSED_IN_DOUBLE = /[$`\\!\t\n]/;
 const SPACE = 32;
 const SINGLE_QUOTE = 39;
@@ -118,6 +118,29 @@ export interface FastWord {
   readonly value: string | undefined;
 }
 
+/**
+ * Redirections that change nothing anyone can read back, as whole words after a command's
+ * arguments: output to /dev/null (`2>/dev/null`, `>/dev/null`, `&>/dev/null`, or with a space
+ * before the path) and the duplication of standard output and error onto each other (`2>&1`,
+ * `1>&2`, `>&2`). The walk notes nothing for them (`HARMLESS_TARGETS` and descriptor
+ * duplication in classify.ts), so the verdict is the command's alone. Only at the end of a
+ * command: tree-sitter-bash reads every word after a redirection's target as part of it.
+ */
+const HARMLESS_REDIRECTS: readonly RegExp[] = [/^(?:[12]?>|&>) *\/dev\/null(?= |$|\||;)/, /^(?:2>&1|1>&2|>&2)(?= |$|\||;)/];
+
+/** The length of a harmless redirection at `at`, or 0. */
+function harmlessRedirect(command: string, at: number): number {
+  const c = command.charCodeAt(at);
+  // A redirection starts with `>`, `&>`, or the digit of its descriptor.
+  if (c !== 62 && c !== AMPERSAND && c !== 49 && c !== 50) return 0;
+  const rest = command.slice(at, at + 16);
+  for (const re of HARMLESS_REDIRECTS) {
+    const m = re.exec(rest);
+    if (m) return m[0].length;
+  }
+  return 0;
+}
+
 const PIPE = 124;
 const AMPERSAND = 38;
 const SEMICOLON = 59;
@@ -140,11 +163,20 @@ export function fastPathCommands(command: string): FastWord[][] | undefined {
   if (!command.includes("'") && (command.includes('"') ? REFUSED_IN_DOUBLE : REFUSED_UNQUOTED).test(command)) return undefined;
   const commands: FastWord[][] = [];
   let words: FastWord[] = [];
+  /** After a redirection, only redirections or an operator may follow in the same command. */
+  let redirected = false;
   const n = command.length;
   let i = 0;
   for (;;) {
     while (i < n && command.charCodeAt(i) === SPACE) i++;
     if (i === n) break;
+    const redirect = harmlessRedirect(command, i);
+    if (redirect > 0) {
+      if (words.length === 0) return undefined; // before the name: the full path's
+      redirected = true;
+      i += redirect;
+      continue;
+    }
     const op = command.charCodeAt(i);
     if (op === PIPE || op === AMPERSAND || op === SEMICOLON) {
       const next = command.charCodeAt(i + 1);
@@ -161,9 +193,11 @@ export function fastPathCommands(command: string): FastWord[][] | undefined {
       if (words.length === 0) return undefined; // no command before the operator
       commands.push(words);
       words = [];
+      redirected = false;
       i += length;
       continue;
     }
+    if (redirected) return undefined;
     const start = i;
     let value = "";
     let quoted = false;
