@@ -1,6 +1,7 @@
 /**
  * The fast path: a command line made only of plain and quoted words separated by spaces, and of
- * simple commands joined by `|`, `&&`, `||` and `;`, runs commands whose words have fixed values,
+ * simple commands joined by `|`, `&&`, `||` and `;` and ending, perhaps, in redirections that
+ * write nothing (`2>/dev/null`, `2>&1`), runs commands whose words have fixed values,
  * so it is judged straight from the command catalog, with no parse, no second reading and no
  * tree walk — and without the parser loaded.
  *
@@ -41,8 +42,9 @@ import { clip } from "./words.js";
  *   takes the word's text as its value, and so does this one. Never in a command name.
  * - `'` and `"`: open a quoted part of the word (below); the command name has none.
  * - `|`, `&&`, `||` and `;` between commands: they join simple commands (`fastPathCommands`).
+ * - `>` and `&` in the few harmless redirections at the end of a command (`HARMLESS_REDIRECTS`).
  * Left out, each for a reason: `$` and `` ` `` (expansion, substitution; so no `$'…'` or `$"…"`
- * either), `\`, `<`, `>`, `(`, `)` (redirection, subshells), any other use of `&`, `|` and `;`,
+ * either), `\`, `<`, `(`, `)` (redirection, subshells), any other use of `>`, `&`, `|` and `;`,
  * `[`, `]` (globs, tests), `{`, `}` (brace expansion, groups), `#` (comments), `!` and `^`
  * (negation, history), tab and newline, and every non-ASCII character.
  *
