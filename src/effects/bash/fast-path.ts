@@ -268,11 +268,15 @@ export function fastPathVerdict(command: string, context?: BashContext): BashVer
   // As the walk does: every command judged in text order, the first of the worst verdicts kept.
   let verdict: BashVerdict = readOnly("");
   const names: string[] = [];
-  for (const [first, ...rest] of commands as Array<[FastWord, ...FastWord[]]>) {
-    // NAME admits no glob character: the name's value is fixed.
-    const name = first.text;
-    // No escapes, globs or expansions: a word's value is its text with the quotes removed.
-    const args: Arg[] = rest.map((w) => ({ value: w.value, text: clip(w.text) }));
+  for (const words of commands) {
+    // NAME admits no quote or glob character: the name's value is its text.
+    const name = (words[0] as FastWord).text;
+    const args: Arg[] = [];
+    // No escapes or expansions: a word's value is its text with the quotes removed.
+    for (let k = 1; k < words.length; k++) {
+      const w = words[k] as FastWord;
+      args.push({ value: w.value, text: clip(w.text) });
+    }
     verdict = worse(verdict, judgeCommand(name, args, scope));
     if (!names.includes(name)) names.push(name);
   }
