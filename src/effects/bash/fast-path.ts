@@ -42,7 +42,7 @@ import { clip } from "./words.js";
  *   takes the word's text as its value, and so does this one. Never in a command name.
  * - `'` and `"`: open a quoted part of the word (below); the command name has none.
  * - `|`, `&&`, `||` and `;` between commands: they join simple commands (`fastPathCommands`).
- * - `>` and `&` in the few harmless redirections at the end of a command (`HARMLESS_REDIRECTS`).
+ * - `>` and `&` in the few harmless redirections at the end of a command (`HARMLESS_REDIRECT`).
  * Left out, each for a reason: `$` and `` ` `` (expansion, substitution; so no `$'…'` or `$"…"`
  * either), `\`, `<`, `(`, `)` (redirection, subshells), any other use of `>`, `&`, `|` and `;`,
  * `[`, `]` (globs, tests), `{`, `}` (brace expansion, groups), `#` (comments), `!` and `^`
@@ -128,19 +128,16 @@ export interface FastWord {
  * duplication in classify.ts), so the verdict is the command's alone. Only at the end of a
  * command: tree-sitter-bash reads every word after a redirection's target as part of it.
  */
-const HARMLESS_REDIRECTS: readonly RegExp[] = [/^(?:[12]?>|&>) *\/dev\/null(?= |$|\||;)/, /^(?:2>&1|1>&2|>&2)(?= |$|\||;)/];
+const HARMLESS_REDIRECT = /(?:[12]?>|&>) *\/dev\/null(?= |$|\||;)|(?:2>&1|1>&2|>&2)(?= |$|\||;)/y;
 
 /** The length of a harmless redirection at `at`, or 0. */
 function harmlessRedirect(command: string, at: number): number {
   const c = command.charCodeAt(at);
   // A redirection starts with `>`, `&>`, or the digit of its descriptor.
   if (c !== 62 && c !== AMPERSAND && c !== 49 && c !== 50) return 0;
-  const rest = command.slice(at, at + 16);
-  for (const re of HARMLESS_REDIRECTS) {
-    const m = re.exec(rest);
-    if (m) return m[0].length;
-  }
-  return 0;
+  HARMLESS_REDIRECT.lastIndex = at;
+  const m = HARMLESS_REDIRECT.exec(command);
+  return m ? m[0].length : 0;
 }
 
 const PIPE = 124;
