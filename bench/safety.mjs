@@ -19,8 +19,17 @@ const here = new URL("..", import.meta.url).pathname;
 const base = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
 const p = await import("../dist/src/safety.js");
 const { decideGate } = await import("../dist/src/policy/gate.js");
-const { fastPathWords } = await import("../dist/src/effects/bash/fast-path.js");
-const baseClassify = base ? (await import(pathToFileURL(join(base, "dist/src/index.js")).href)).classifyBash : undefined;
+const { fastPathCommands } = await import("../dist/src/effects/bash/fast-path.js");
+/** classifyBash of another build: exported from proctor/safety (older builds: from the package root). */
+const baseClassify = base
+  ? await (async () => {
+      for (const entry of ["dist/src/safety.js", "dist/src/index.js"]) {
+        const { classifyBash } = await import(pathToFileURL(join(base, entry)).href);
+        if (typeof classifyBash === "function") return classifyBash;
+      }
+      throw new Error(`BENCH_BASE=${base}: no classifyBash in its dist/src/safety.js or dist/src/index.js (build it first)`);
+    })()
+  : undefined;
 /** The CLI as installed: package.json `bin.proctor`, wherever the build puts it. */
 const cliOf = (root) => {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -58,7 +67,7 @@ const parser = new Parser();
 parser.setLanguage(language);
 const REPS = 5;
 const ROUNDS = 21;
-const fast = COMMANDS.map((c) => fastPathWords(c) !== undefined);
+const fast = COMMANDS.map((c) => fastPathCommands(c) !== undefined);
 const timeUs = (fn, c) => {
   const t0 = process.hrtime.bigint();
   for (let k = 0; k < REPS; k++) fn(c);

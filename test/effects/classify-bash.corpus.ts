@@ -535,6 +535,11 @@ export const UNDECIDABLE = [
   `${"(".repeat(10_000)}ls${")".repeat(10_000)}`,
   `ls${" && ls".repeat(10_000)}`,
   // tree-sitter-bash misreadings, detected and refused
+  // words after a redirection's target are the command's arguments; the parser takes them for more targets
+  "find . >/dev/null -delete",
+  "git 2>/dev/null push",
+  "find . >&- -delete",
+  "sed 2>&1 -i s/a/b/ f",
   "ls\n\\rm x",
   "ls -la ; ls -la |& ls -la | ls -la\nrm -rf x || ls -la",
   "ls | ls | ls\nrm x || ls",

@@ -12,7 +12,7 @@ describe("the shell parser loads on first need", () => {
       const p = { ...(await import("./dist/src/index.js")), ...(await import("./dist/src/safety.js")) };
       const { shellParserLoaded } = await import("./dist/src/effects/bash/parser.js");
       let message = "";
-      try { p.classifyBash("ls | wc -l"); } catch (e) { message = e.code + ": " + e.message; }
+      try { p.classifyBash("ls $HOME | wc -l"); } catch (e) { message = e.code + ": " + e.message; }
       console.log(JSON.stringify({ loadedAtImport: shellParserLoaded(), message }));
     `);
     const r = JSON.parse(out) as { loadedAtImport: boolean; message: string };
@@ -20,20 +20,20 @@ describe("the shell parser loads on first need", () => {
     expect(r.message).toMatch(/^SHELL_PARSER_NOT_LOADED: .*await loadShellParser\(\)/);
   });
 
-  it("plain-word commands are judged before the parser loads, and without loading it (the fast path)", () => {
+  it("plain and quoted words, pipelines and lists of them are judged before the parser loads, and without loading it (the fast path)", () => {
     const out = fresh(`
       const p = await import("./dist/src/safety.js");
       const { shellParserLoaded } = await import("./dist/src/effects/bash/parser.js");
-      const verdicts = ["ls -la src", "git status", "rm -rf build", "sh x"].map((c) => p.explainBash(c));
+      const verdicts = ["ls -la src", "git status", "rm -rf build", "sh x", "git log --format='%H %s' | head -5 && ls"].map((c) => p.explainBash(c));
       console.log(JSON.stringify({ verdicts: verdicts.map((v) => v.effect), loaded: shellParserLoaded() }));
     `);
-    expect(JSON.parse(out)).toEqual({ verdicts: ["read-only", "read-only", "side-effecting", "undecidable"], loaded: false });
+    expect(JSON.parse(out)).toEqual({ verdicts: ["read-only", "read-only", "side-effecting", "undecidable", "read-only"], loaded: false });
   });
 
   it("expect() refuses instead of failing the check; evaluateChecks loads the parser and judges", () => {
     const out = fresh(`
       const p = { ...(await import("./dist/src/index.js")), ...(await import("./dist/src/safety.js")) };
-      const trace = { version: 1, source: { kind: "synthetic" }, complete: true, subagents: [], skills: [], hooks: [], replies: [], errors: [], toolCalls: [{ id: "1", name: "Bash", input: { command: "ls | wc -l" }, status: "success", agent: "main" }] };
+      const trace = { version: 1, source: { kind: "synthetic" }, complete: true, subagents: [], skills: [], hooks: [], replies: [], errors: [], toolCalls: [{ id: "1", name: "Bash", input: { command: "ls $HOME | wc -l" }, status: "success", agent: "main" }] };
       let refused = "";
       try { p.expect(trace, [p.purity("bounded")]); } catch (e) { refused = e.code; }
       const [r] = await p.evaluateChecks(trace, [p.purity("bounded")]);

@@ -238,6 +238,15 @@ class Walk {
     }
     const op = node.children.find((c) => !c.isNamed && (WRITE_OPS.has(c.type) || READ_OPS.has(c.type) || c.type === "<&-" || c.type === ">&-"))?.type;
     const destination = node.childForField("destination");
+    // A redirection's target is one word in Bash; the words after it are the command's arguments
+    // (`find . >/dev/null -delete` runs `find . -delete`). tree-sitter-bash reads them as more
+    // targets, and after `>&-` as a target, so the command would be judged without them.
+    const targets = node.children.filter((c) => c.field === "destination");
+    if (targets.length > ((op === "<&-" || op === ">&-") ? 0 : 1)) {
+      const extra = targets[targets.length - 1] as ShellNode;
+      this.note(undecidable(`the parser read ${clip(extra.text)} as part of the redirection ${clip(node.text)}, where Bash passes it to the command`));
+      return;
+    }
     if (op === undefined) {
       // Closing a descriptor is harmless.
       if (!/^\d*[<>]&-$/.test(node.text.replace(/\s/g, ""))) this.note(undecidable(`proctor does not analyse the redirection ${clip(node.text)}`));

@@ -58,9 +58,15 @@ function loadedParser(): TreeSitterParser {
   );
 }
 
+/**
+ * Shared by every node without children, so copying a token allocates no array. Not frozen: a
+ * frozen array has another element kind, which would make every read of `children` polymorphic.
+ */
+const NO_CHILDREN: readonly ShellNode[] = [];
+
 /** One node of a parsed command, as plain data. */
 export class ShellNode {
-  readonly children: ShellNode[] = [];
+  children: readonly ShellNode[] = NO_CHILDREN;
   constructor(
     private readonly source: string,
     /** The grammar's node type (`command`, `word`, …) or the token itself for anonymous nodes (`&&`). */
@@ -92,7 +98,7 @@ export class ShellNode {
     const stack: ShellNode[] = [...this.children].reverse();
     for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       if (types.has(n.type)) out.push(n);
-      stack.push(...[...n.children].reverse());
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as ShellNode);
     }
     return out;
   }
@@ -114,51 +120,82 @@ export interface ShellTree {
 /** The node types `ofType` answers for: words (misread check), and strings, comments and here-documents (agreement). */
 export type CollectedType = "word" | "raw_string" | "ansi_c_string" | "string" | "comment" | "heredoc_redirect";
 
-/** Per language, whether each node type id is named: read once per id, not once per node. */
-const namedByLanguage = new WeakMap<object, boolean[]>();
+/**
+ * Named node types that are tokens of tree-sitter-bash's grammar (terminals, or aliases of
+ * terminals or of hidden tokens), so never have a visible child: the copy does not ask for one.
+ * test/effects/shell-parser.property.test.ts checks the copy against tree-sitter's own API.
+ */
+const TOKEN_TYPES: ReadonlySet<string> = new Set([
+  "word", "raw_string", "ansi_c_string", "string_content", "comment", "variable_name", "test_operator",
+  "file_descriptor", "heredoc_start", "heredoc_end", "heredoc_content", "regex", "extglob_pattern",
+]);
+
+/** What the copy knows per node type id, read once per language rather than once per node. */
+interface TypeInfo {
+  readonly types: readonly string[];
+  /** Per id: 0 anonymous, 1 named with possible children, 2 named token. */
+  readonly kind: number[];
+}
+const typeInfoByLanguage = new WeakMap<object, TypeInfo>();
+
+function typeInfo(language: NonNullable<ReturnType<TreeSitterParser["parse"]>>["language"]): TypeInfo {
+  let info = typeInfoByLanguage.get(language);
+  if (info === undefined) {
+    info = { types: language.types, kind: [] };
+    typeInfoByLanguage.set(language, info);
+  }
+  return info;
+}
+
+const ANONYMOUS = 0;
+const NAMED = 1;
+const NAMED_TOKEN = 2;
 
 /**
  * Parse a command into plain nodes; the WebAssembly tree is freed before this returns.
  *
  * Each WebAssembly call costs far more than the JS around it, so the walk makes as few as it
- * can: a node's type is read by id and whether it is named looked up once per type; anonymous
- * nodes (tokens, which have no children) are never asked for a first child; field names are
- * read only under the node types whose fields the classifier reads; and the nodes of the types
- * checks look for are collected on the way (`ofType`). (A node's span is not its visible
- * children's: a here-document body holds text in hidden tokens, so every span is read.)
+ * can: a node's type is read by id and what the id means looked up once per language; anonymous
+ * nodes and named tokens (which have no children) are never asked for a first child; field
+ * names are read only under the node types whose fields the classifier reads; and the nodes of
+ * the types checks look for are collected on the way (`ofType`). (A node's span is not its
+ * visible children's: a here-document body holds text in hidden tokens, so every span is read.)
  */
 export function parseShell(command: string): ShellTree {
   const tree = loadedParser().parse(command);
   if (!tree) throw new InvalidInputError("INVALID_INPUT", "the shell parser returned no tree for a command", { input: command, hint: "report it as a bug in proctor, with the command" });
   const language = tree.language;
-  const types = language.types;
-  let named = namedByLanguage.get(language);
-  if (named === undefined) {
-    named = [];
-    namedByLanguage.set(language, named);
-  }
-  const isNamed = (id: number): boolean => (named[id] ??= language.nodeTypeIsNamed(id));
+  const { types, kind } = typeInfo(language);
+  const kindOf = (id: number): number => (kind[id] ??= !language.nodeTypeIsNamed(id) ? ANONYMOUS : TOKEN_TYPES.has(types[id] ?? "ERROR") ? NAMED_TOKEN : NAMED);
   const cursor = tree.walk();
   try {
-    const root = new ShellNode(command, cursor.nodeType, cursor.nodeIsNamed, null, cursor.startIndex, cursor.endIndex);
-    const collected: ShellNode[] = [];
-    const done = (): ShellTree => ({ root, hasError: tree.rootNode.hasError, depth, ofType: (t) => collected.filter((n) => n.type === t) });
+    const rootId = cursor.nodeTypeId;
+    const root = new ShellNode(command, types[rootId] ?? "ERROR", kindOf(rootId) !== ANONYMOUS, null, cursor.startIndex, cursor.endIndex);
+    const collected: Partial<Record<CollectedType, ShellNode[]>> = {};
+    const collect = (type: CollectedType, node: ShellNode): void => {
+      const list = collected[type];
+      if (list === undefined) collected[type] = [node];
+      else list.push(node);
+    };
+    const none: readonly ShellNode[] = [];
+    const done = (): ShellTree => ({ root, hasError: tree.rootNode.hasError, depth, ofType: (t) => collected[t] ?? none });
     // The node whose children the cursor is on, and its ancestors below the root (`stack`).
     let parent = root;
-    const stack: ShellNode[] = [];
+    let siblings: ShellNode[] = [];
+    let fielded = FIELDED.has(root.type);
+    const stack: Array<{ node: ShellNode; siblings: ShellNode[]; level: number }> = [];
     // Depth as walkers recurse: a list inside a list (`a && b && c` nests to the left) costs
     // no level, because the classifier walks such chains in a loop.
     let parentLevel = 1;
-    const levels: number[] = [];
     let depth = 1;
     if (cursor.gotoFirstChild()) {
       for (;;) {
-        const field = FIELDED.has(parent.type) ? cursor.currentFieldName : null;
+        const field = fielded ? cursor.currentFieldName : null;
         const id = cursor.nodeTypeId;
         const type = types[id] ?? "ERROR";
-        const nodeIsNamed = isNamed(id);
-        const node = new ShellNode(command, type, nodeIsNamed, field, cursor.startIndex, cursor.endIndex);
-        parent.children.push(node);
+        const k = kindOf(id);
+        const node = new ShellNode(command, type, k !== ANONYMOUS, field, cursor.startIndex, cursor.endIndex);
+        siblings.push(node);
         switch (type) {
           case "word":
           case "raw_string":
@@ -166,27 +203,31 @@ export function parseShell(command: string): ShellTree {
           case "string":
           case "comment":
           case "heredoc_redirect":
-            collected.push(node);
+            collect(type, node);
             break;
           default:
             break;
         }
         const level = parentLevel + (type === "list" && parent.type === "list" ? 0 : 1);
         if (level > depth) depth = level;
-        if (nodeIsNamed && cursor.gotoFirstChild()) {
-          stack.push(parent);
-          levels.push(parentLevel);
+        if (k === NAMED && cursor.gotoFirstChild()) {
+          parent.children = siblings;
+          stack.push({ node: parent, siblings, level: parentLevel });
           parent = node;
+          siblings = [];
+          fielded = FIELDED.has(type);
           parentLevel = level;
           continue;
         }
         while (!cursor.gotoNextSibling()) {
+          parent.children = siblings;
           if (!cursor.gotoParent()) return done();
           const up = stack.pop();
-          const upLevel = levels.pop();
-          if (up === undefined || upLevel === undefined) return done(); // back at the root
-          parent = up;
-          parentLevel = upLevel;
+          if (up === undefined) return done(); // back at the root
+          parent = up.node;
+          siblings = up.siblings;
+          fielded = FIELDED.has(parent.type);
+          parentLevel = up.level;
         }
       }
     }

@@ -136,7 +136,18 @@ export function scanWord(node: ShellNode, classifyBody: (body: ShellNode) => Bas
 
 /** A command's text cut for a message. */
 export function clip(text: string, max = 60): string {
+  // Most words are short and printable ASCII: nothing to flatten or cut.
+  if (text.length <= max && text.length > 0 && isPrintableAscii(text)) return `\`${text}\``;
   // Cut before flattening: a hostile 64 KiB word must not cost a full pass per message.
   const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
   return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\``;
+}
+
+/** Every character between `!` and `~`: no whitespace for `clip` to flatten. */
+function isPrintableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 32 || c >= 127) return false;
+  }
+  return true;
 }
