@@ -140,7 +140,7 @@ describe("start-up", () => {
     const plain = gateLoads(["--purity", "bounded"], event("git status"));
     expect(plain.stdout).toBe(""); // nothing objects
     expect(packagesIn(plain.files)).toEqual([]);
-    const piped = gateLoads(["--purity", "bounded"], event("git status | head -5"));
+    const piped = gateLoads(["--purity", "bounded"], event("git status | head -$((2 + 3))"));
     expect(piped.stdout).toBe("");
     expect(packagesIn(piped.files)).toContain("web-tree-sitter");
     const write = gateLoads(["--purity", "bounded"], event("rm -rf build"));
@@ -155,7 +155,7 @@ describe("start-up", () => {
 
   it("the bin runs `proctor gate` from two files of its own, the launcher and the command's single-file bundle", () => {
     const repo = mkdtempSync(path.join(dir, "repo-"));
-    const event = { hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "git status | head -5" }, cwd: repo };
+    const event = { hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "git status | head -$((2 + 3))" }, cwd: repo };
     // Without the code cache, so the command's bundle is loaded by require and listed (test/cli/code-cache.test.ts covers the cache).
     const own = gateLoads(["--purity", "bounded"], event, { PROCTOR_COMPILE_CACHE: "0" }).files.filter((f) => f.startsWith(path.join(root, "dist") + path.sep));
     expect(own.map((f) => path.relative(root, f)).sort()).toEqual(["dist/cli/proctor.cjs", "dist/cli/standalone/gate.cjs"]);
