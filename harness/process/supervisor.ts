@@ -19,6 +19,7 @@ import type { Writable } from "node:stream";
  * in seconds.
  */
 const PROGRAM = `
+PATH=/usr/bin:/bin:/usr/sbin:/sbin
 trap '' INT HUP
 nl='
 '
