@@ -18,7 +18,7 @@ import type { Writable } from "node:stream";
  * protocol itself is one line per message. Argument 1 is the grace between SIGTERM and SIGKILL,
  * in seconds.
  */
-const PROGRAM = `
+export const SUPERVISOR_PROGRAM = `
 PATH=/usr/bin:/bin:/usr/sbin:/sbin
 trap '' INT HUP
 nl='
@@ -86,7 +86,7 @@ export function startSupervisor(graceMs: number): Supervisor | null {
   try {
     // Raw spawn, not execa: the supervisor must be detached and unreferenced, outliving this process.
     // The driver's pid rides along in argv so `ps` shows whose supervisor this is.
-    child = spawn("/bin/sh", ["-c", PROGRAM, "proctor-supervisor", String(graceMs / 1000), `proctor-supervisor-of=${process.pid}`], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: {} });
+    child = spawn("/bin/sh", ["-c", SUPERVISOR_PROGRAM, "proctor-supervisor", String(graceMs / 1000), `proctor-supervisor-of=${process.pid}`], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: {} });
   } catch {
     return null;
   }

@@ -137,7 +137,10 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
       if (block.type === "text" && typeof block.text === "string") {
         // Only a main-agent message without tool calls becomes a reply; other texts are dropped
         // here rather than held to the end of the read.
-        if (message.synthetic || (message.agent === MAIN_AGENT && !message.callsTool)) (message.texts ??= []).push(block.text);
+        if (message.synthetic || (message.agent === MAIN_AGENT && !message.callsTool)) {
+          if (message.texts) message.texts.push(block.text);
+          else message.texts = [block.text];
+        }
       } else if (block.type === "tool_use") {
         message.callsTool = true;
         if (!message.synthetic) message.texts = undefined;
