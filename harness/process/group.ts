@@ -2,7 +2,7 @@
  * Finding and killing every process of one run: its process group (the CLI and what stays in its
  * group) and every process carrying the run's tag in its environment (what left the group).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 
 /** The variable every process of a run inherits, so strays that left its group can still be found. */
 export const RUN_TAG_VAR = "PROCTOR_RUN_TAG";
@@ -20,26 +20,64 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** A process's state letter and process group, from /proc; undefined when it is gone or /proc is absent. */
-function readStat(pid: string): { state: string; pgrp: number } | undefined {
+/**
+ * One small /proc file's bytes, read into a buffer reused across calls (valid until the next
+ * call); undefined when the process is gone or the file unreadable. A sweep reads a few hundred
+ * of these after every run: open/read/close, without readFileSync's stat and string per file.
+ */
+let scratch = Buffer.allocUnsafe(16 * 1024);
+function readProcFile(file: string): Buffer | undefined {
+  let fd: number;
   try {
-    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split after the last ")".
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    const [state = "", , pgrp] = fields;
-    return { state, pgrp: Number(pgrp) };
+    fd = openSync(file, "r");
   } catch {
     return undefined;
   }
+  try {
+    let n = 0;
+    for (;;) {
+      if (n === scratch.length) {
+        const bigger = Buffer.allocUnsafe(scratch.length * 2);
+        scratch.copy(bigger, 0, 0, n);
+        scratch = bigger;
+      }
+      const got = readSync(fd, scratch, n, scratch.length - n, null);
+      if (got === 0) return scratch.subarray(0, n);
+      n += got;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A process's state letter, process group and start time (clock ticks after boot), from /proc; undefined when it is gone or /proc is absent. */
+function readStat(pid: number | string): { state: string; pgrp: number; start: number } | undefined {
+  const bytes = readProcFile(`/proc/${pid}/stat`);
+  if (bytes === undefined) return undefined;
+  // pid (comm) state ppid pgrp … starttime (field 22); comm may hold spaces and parentheses, so split after the last ")".
+  const text = bytes.toString("latin1");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const [state = "", , pgrp] = fields;
+  return { state, pgrp: Number(pgrp), start: Number(fields[19]) };
+}
+
+/** When `pid` started, in clock ticks after boot (what /proc says); undefined where there is no /proc. */
+export function startTimeOf(pid: number): number | undefined {
+  const start = readStat(pid)?.start;
+  return start === undefined || Number.isNaN(start) ? undefined : start;
 }
 
 /**
  * The live (not zombie) pids of a run: members of its process group, and every process whose
  * environment carries its tag — tool commands the CLI starts in their own session, backgrounded
- * jobs and servers reparented to init once their parent exited. Linux reads /proc; elsewhere
- * the answer is undefined and the group kill is all there is.
+ * jobs and servers reparented to init once their parent exited. A process that started before
+ * the run's leader (`since`) cannot carry the tag, which only the leader's descendants inherit,
+ * so its environment is not read. Linux reads /proc; elsewhere the answer is undefined and the
+ * group kill is all there is.
  */
-export function runPids(run: { readonly pgid?: number; readonly tag: string }): number[] | undefined {
+export function runPids(run: { readonly pgid?: number; readonly tag: string; readonly since?: number | undefined }): number[] | undefined {
   const needle = Buffer.from(`${RUN_TAG_VAR}=${run.tag}\0`);
   let names: string[];
   try {
@@ -56,11 +94,9 @@ export function runPids(run: { readonly pgid?: number; readonly tag: string }): 
       out.push(Number(name));
       continue;
     }
-    try {
-      if (readFileSync(`/proc/${name}/environ`).includes(needle)) out.push(Number(name));
-    } catch {
-      // gone, or another user's
-    }
+    if (run.since !== undefined && stat.start < run.since) continue;
+    // Gone, or another user's: undefined, and not the run's.
+    if (readProcFile(`/proc/${name}/environ`)?.includes(needle)) out.push(Number(name));
   }
   return out;
 }
@@ -89,10 +125,11 @@ function signalPids(pids: readonly number[], signal: NodeJS.Signals): number {
   return count;
 }
 
-/** One run's processes: its group leader's pid (the group id) and its tag. */
+/** One run's processes: its group leader's pid (the group id), its tag, and when the leader started (see runPids). */
 export interface RunProcesses {
   readonly pgid: number;
   readonly tag: string;
+  readonly since?: number | undefined;
 }
 
 /** True while any process of the run is left (without /proc: while its group has a member). */

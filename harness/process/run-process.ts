@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { RUN_TAG_VAR, terminateRun, type RunProcesses } from "./group.js";
+import { RUN_TAG_VAR, startTimeOf, terminateRun, type RunProcesses } from "./group.js";
 import { dyingOfSignal, trackRun, untrackRun } from "./live.js";
 
 
@@ -48,7 +48,8 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     let spawnError: Error | undefined;
     let settled = false;
     const pid = child.pid;
-    const group: RunProcesses | undefined = pid === undefined ? undefined : { pgid: pid, tag };
+    // The leader's start time, read now while it is certainly there, lets the sweeps after the run skip every older process.
+    const group: RunProcesses | undefined = pid === undefined ? undefined : { pgid: pid, tag, since: startTimeOf(pid) };
     if (group) trackRun(group);
 
     let terminating: Promise<void> | undefined;

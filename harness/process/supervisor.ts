@@ -1,5 +1,5 @@
 /**
- * The supervisor: a tiny node process, in its own session, holding a pipe from the driving
+ * The supervisor: a tiny shell process, in its own session, holding a pipe from the driving
  * process. The driver tells it which process groups, run tags and temp dirs are live; when the
  * pipe closes without a goodbye — the driver died, even by SIGKILL, which no handler sees — it
  * kills those groups and tagged processes (SIGTERM, then SIGKILL) and removes the dirs.
@@ -8,65 +8,68 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Writable } from "node:stream";
 
 /**
- * The supervisor's program (run with `node -e`, so it works from sources and from a build alike).
- * Lines on stdin: `+g <pgid> <tag>`, `-g <pgid>`, `+d <dir>`, `-d <dir>`, `bye` (a clean exit:
- * the driver cleaned up itself). Before a group kill it checks that the leader pid, if it still
- * exists, carries the tag — a reused pid is never signalled.
+ * The supervisor's program, a POSIX shell script: it starts in about a millisecond, where a node
+ * process would spend a tenth of a second of CPU booting beside the agent CLI it guards. Lines on
+ * stdin: `+g <pgid> <tag>`, `-g <pgid>`, `+d <dir>`, `-d <dir>`, `bye` (a clean exit: the driver
+ * cleaned up itself). Before a group kill it checks that the leader pid, if it still exists,
+ * carries the tag — a reused pid is never signalled. Tagged processes are found by their
+ * environment in /proc (where there is none, the group kill is all there is). The lists are
+ * newline-framed strings (`\n<entry>\n…`): paths and tags never hold a newline, since the
+ * protocol itself is one line per message. Argument 1 is the grace between SIGTERM and SIGKILL,
+ * in seconds.
  */
-const PROGRAM = String.raw`
-const fs = require("fs");
-const groups = new Map();
-const dirs = new Set();
-let buffer = "";
-let clean = false;
-let done = false;
-const TAG_VAR = "PROCTOR_RUN_TAG";
-function environOf(pid) { try { return fs.readFileSync("/proc/" + pid + "/environ"); } catch { return undefined; } }
-function tagged(tag) {
-  let names = [];
-  try { names = fs.readdirSync("/proc"); } catch { return []; }
-  const needle = Buffer.from(TAG_VAR + "=" + tag + "\0");
-  return names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).filter((n) => { const e = environOf(n); return e !== undefined && e.includes(needle); }).map(Number);
+export const SUPERVISOR_PROGRAM = `
+PATH=/usr/bin:/bin:/usr/sbin:/sbin
+trap '' INT HUP
+nl='
+'
+groups=$nl
+dirs=$nl
+clean=0
+grace=$1
+drop_group() {
+  case $groups in
+    *"$nl$1 "*) rest=\${groups#*"$nl$1 "}; groups=\${groups%%"$nl$1 "*}$nl\${rest#*"$nl"} ;;
+  esac
 }
-function signalAll(signal) {
-  for (const [pgid, tag] of groups) {
-    const leader = environOf(pgid);
-    if (leader === undefined || leader.includes(Buffer.from(TAG_VAR + "=" + tag + "\0"))) { try { process.kill(-pgid, signal); } catch {} }
-    for (const pid of tagged(tag)) { try { process.kill(pid, signal); } catch {} }
-  }
+drop_dir() {
+  case $dirs in
+    *"$nl$1$nl"*) dirs=\${dirs%%"$nl$1$nl"*}$nl\${dirs#*"$nl$1$nl"} ;;
+  esac
 }
-function finish() {
-  if (done) return;
-  done = true;
-  if (clean || (groups.size === 0 && dirs.size === 0)) process.exit(0);
-  signalAll("SIGTERM");
-  setTimeout(() => {
-    for (let pass = 0; pass < 3; pass++) signalAll("SIGKILL");
-    for (const dir of dirs) { try { fs.rmSync(dir, { recursive: true, force: true }); } catch {} }
-    process.exit(0);
-  }, Number(process.argv[1]) || 1000);
+tagged() {
+  for f in $(grep -lzxF -- "PROCTOR_RUN_TAG=$1" /proc/[0-9]*/environ 2>/dev/null); do
+    pid=\${f#/proc/}; pid=\${pid%/environ}
+    [ "$pid" = "$$" ] || echo "$pid"
+  done
 }
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => {
-  buffer += chunk;
-  let i;
-  while ((i = buffer.indexOf("\n")) !== -1) {
-    const line = buffer.slice(0, i);
-    buffer = buffer.slice(i + 1);
-    const space = line.indexOf(" ");
-    const op = space === -1 ? line : line.slice(0, space);
-    const arg = space === -1 ? "" : line.slice(space + 1);
-    if (op === "+g") { const [pgid, tag] = arg.split(" "); groups.set(Number(pgid), tag); }
-    else if (op === "-g") groups.delete(Number(arg));
-    else if (op === "+d") dirs.add(arg);
-    else if (op === "-d") dirs.delete(arg);
-    else if (op === "bye") clean = true;
-  }
-});
-process.stdin.on("end", finish);
-process.stdin.on("error", finish);
-process.on("SIGINT", () => {});
-process.on("SIGHUP", () => {});
+signal_all() {
+  for entry in $groups; do
+    pgid=\${entry%% *}; tag=\${entry#* }
+    grep -qzxF -- "PROCTOR_RUN_TAG=$tag" "/proc/$pgid/environ" 2>/dev/null
+    [ $? = 1 ] || kill -s "$1" -- "-$pgid" 2>/dev/null
+    for pid in $(tagged "$tag"); do kill -s "$1" "$pid" 2>/dev/null; done
+  done
+}
+while IFS= read -r line; do
+  case $line in
+    "+g "*) entry=\${line#+g }; drop_group "\${entry%% *}"; groups=$groups$entry$nl ;;
+    "-g "*) drop_group "\${line#-g }" ;;
+    "+d "*) drop_dir "\${line#+d }"; dirs=$dirs\${line#+d }$nl ;;
+    "-d "*) drop_dir "\${line#-d }" ;;
+    bye) clean=1 ;;
+  esac
+done
+if [ $clean = 1 ] || { [ "$groups" = "$nl" ] && [ "$dirs" = "$nl" ]; }; then exit 0; fi
+IFS=$nl
+signal_all TERM
+sleep "$grace"
+signal_all KILL
+signal_all KILL
+signal_all KILL
+set -f
+for dir in $dirs; do rm -rf -- "$dir"; done
+exit 0
 `;
 
 /** The driver's end of the pipe: messages are dropped once it is closed or when no supervisor could start. */
@@ -83,7 +86,7 @@ export function startSupervisor(graceMs: number): Supervisor | null {
   try {
     // Raw spawn, not execa: the supervisor must be detached and unreferenced, outliving this process.
     // The driver's pid rides along in argv so `ps` shows whose supervisor this is.
-    child = spawn(process.execPath, ["-e", PROGRAM, String(graceMs), `proctor-supervisor-of=${process.pid}`], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: {} });
+    child = spawn("/bin/sh", ["-c", SUPERVISOR_PROGRAM, "proctor-supervisor", String(graceMs / 1000), `proctor-supervisor-of=${process.pid}`], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: {} });
   } catch {
     return null;
   }

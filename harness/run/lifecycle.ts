@@ -11,7 +11,7 @@ import { loadScript } from "../../mock-model/script/schema.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { RunProblem, Trace } from "../../src/trace/types.js";
 import { runProcess, type ProcessResult } from "../process/run-process.js";
-import { keepRunDirs, removeRunDirs, type RunDirs } from "../workdir/prepare.js";
+import { keepRunDirs, removeRunDirs, removeRunDirsInBackground, type RunDirs } from "../workdir/prepare.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
 import { HarnessError, quoteArg } from "./failure.js";
 import { useSharedMock, type MockView } from "./mock.js";
@@ -124,8 +124,8 @@ export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun
     const trace: Trace = { ...own, files, ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
     const reason = chooseFailureReason(proc, trace, failures, mockRun);
 
-    // With keep, cleanup() has nothing to do; otherwise it removes the temp root once.
-    let cleaned = keep;
+    // With keep, cleanup() has nothing to do; otherwise it removes the temp root once (every call waits for that removal).
+    let removing: Promise<void> | undefined = keep ? Promise.resolve() : undefined;
     const fields: AgentRunResult<R> = {
       trace,
       exitCode: proc.exitCode,
@@ -137,9 +137,12 @@ export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun
       durationMs: proc.durationMs,
       timedOut: proc.timedOut,
       ...(mockRun ? { mockRun } : {}),
-      async cleanup() {
-        if (!cleaned) removeRunDirs(dirs.root);
-        cleaned = true;
+      cleanup() {
+        removing ??= removeRunDirsInBackground(dirs.root).catch((error: unknown) => {
+          removing = undefined; // a failed removal is tried again by the next call
+          throw error;
+        });
+        return removing;
       },
     };
     // R is these fields plus, for a mock run, `mockRun` itself: the cast claims no more than that.

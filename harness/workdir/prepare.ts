@@ -4,6 +4,7 @@
  * TMPDIR), plus the settings and MCP config files beside them. Nothing of the user's own config is visible to the run.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
@@ -27,6 +28,16 @@ export interface RunDirs {
 export function removeRunDirs(root: string): void {
   untrackDir(root);
   rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * Remove a run's temp root off the main thread: the CLI leaves a few dozen files, and removing
+ * them synchronously stalls every other run this process drives (their mock answers, their
+ * output). Tracked until removed, so an exit meanwhile still removes it.
+ */
+export async function removeRunDirsInBackground(root: string): Promise<void> {
+  await rm(root, { recursive: true, force: true });
+  untrackDir(root);
 }
 
 /** Stop tracking a root that the caller asked to keep. */

@@ -48,7 +48,7 @@ export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
     const size = fstatSync(fd).size;
     const parts: Buffer[] = [];
     let total = 0;
-    let line = 1;
+    // Bytes of the current line read before this chunk.
     let lineBytes = 0;
     for (;;) {
       const want = parts.length === 0 && size > 0 ? Math.min(size, limits.maxBytes) + 1 : CHUNK;
@@ -57,16 +57,23 @@ export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
       if (n === 0) break;
       total += n;
       const view = buffer.subarray(0, n);
+      // Every line ends within maxLineBytes of its start exactly when, from each line start, the
+      // last newline within that reach is found: every line up to it is shorter. So the check
+      // jumps a whole cap's width at a time instead of visiting every line; line numbers are
+      // counted only for the error.
       let start = 0;
-      for (let i = view.indexOf(10); i !== -1; i = view.indexOf(10, i + 1)) {
-        if (lineBytes + (i - start) > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
-        line++;
-        lineBytes = 0;
-        start = i + 1;
+      for (;;) {
+        const reach = start - lineBytes + limits.maxLineBytes;
+        const last = view.lastIndexOf(10, Math.min(reach, n - 1));
+        if (last >= start) {
+          start = last + 1;
+          lineBytes = 0;
+        } else if (reach < n) throw new ReadOverflowError({ kind: "line", line: lineAt(parts, view, start) }, limits);
+        else break;
       }
       lineBytes += n - start;
-      if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line }, limits);
-      if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line }, limits);
+      if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line: lineAt(parts, view, start) }, limits);
+      if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line: lineAt(parts, view, n) }, limits);
       parts.push(view);
     }
     const [only] = parts;
@@ -74,6 +81,13 @@ export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The 1-based number of the line holding byte `end` of `view`, the chunk read after `parts`. */
+function lineAt(parts: readonly Buffer[], view: Buffer, end: number): number {
+  let line = 1;
+  for (const part of [...parts, view.subarray(0, end)]) for (let i = part.indexOf(10); i !== -1; i = part.indexOf(10, i + 1)) line++;
+  return line;
 }
 
 /** Bytes as a short human figure (`16 MiB`). */

@@ -33,7 +33,8 @@ interface ReadingCall {
 interface ModelMessage {
   readonly id: string;
   readonly agent: string;
-  readonly texts: string[];
+  /** Its text blocks, kept only while they can still matter: a main-agent reply, or a synthetic message's last words. */
+  texts: string[] | undefined;
   callsTool: boolean;
   readonly synthetic: boolean;
   /** Tool calls made before this message. */
@@ -126,21 +127,28 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   const id = typeof msg.id === "string" ? msg.id : msg.id === undefined || msg.id === null ? `line-${line}` : String(msg.id);
   let message = state.messages.get(id);
   if (!message) {
-    message = { id, agent, texts: [], callsTool: false, synthetic: msg.model === "<synthetic>", at: state.calls.length, turn: state.messages.size + 1 };
+    message = { id, agent, texts: undefined, callsTool: false, synthetic: msg.model === "<synthetic>", at: state.calls.length, turn: state.messages.size + 1 };
     state.messages.set(id, message);
   }
   const content: unknown = msg.content;
   if (Array.isArray(content)) {
     for (const block of content as unknown[]) {
       if (!isRecord(block)) continue;
-      if (block.type === "text" && typeof block.text === "string") message.texts.push(block.text);
-      else if (block.type === "tool_use") {
+      if (block.type === "text" && typeof block.text === "string") {
+        // Only a main-agent message without tool calls becomes a reply; other texts are dropped
+        // here rather than held to the end of the read.
+        if (message.synthetic || (message.agent === MAIN_AGENT && !message.callsTool)) {
+          if (message.texts) message.texts.push(block.text);
+          else message.texts = [block.text];
+        }
+      } else if (block.type === "tool_use") {
         message.callsTool = true;
+        if (!message.synthetic) message.texts = undefined;
         addCall(state, block, agent, message.turn);
       }
     }
   }
-  if (message.synthetic && message.texts.length > 0) state.syntheticError = message.texts.join("");
+  if (message.synthetic && message.texts !== undefined) state.syntheticError = message.texts.join("");
 }
 
 function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
@@ -300,7 +308,7 @@ export function finishTrace(state: ClaudeReadState): Trace {
 
   const replies: Reply[] = [];
   for (const m of state.messages.values()) {
-    if (m.agent !== MAIN_AGENT || m.callsTool || m.synthetic) continue;
+    if (m.agent !== MAIN_AGENT || m.callsTool || m.synthetic || m.texts === undefined) continue;
     const text = m.texts.join("");
     if (text.trim()) replies.push({ text, messageId: m.id, at: m.at });
   }

@@ -28,7 +28,7 @@ export interface JsonLineOptions {
 export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink, options: JsonLineOptions = {}): void {
   const trim = options.trim === true;
   // All-ASCII bytes decode to one one-byte string whose lines split off as cheap slices.
-  if (typeof text !== "string" && isAscii(text)) text = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("latin1");
+  if (typeof text !== "string" && asciiThroughout(text)) text = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("latin1");
   if (typeof text === "string") {
     const lines = text.split("\n");
     for (let i = 0; i < lines.length; i++) readJsonLine(trim ? (lines[i] as string).trim() : (lines[i] as string), i + 1, sink);
@@ -40,13 +40,23 @@ export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink, opt
   for (let end = bytes.indexOf(10); ; end = bytes.indexOf(10, start)) {
     const stop = end === -1 ? bytes.length : end;
     if (stop > start) {
-      const raw = bytes.toString("utf8", start, stop);
+      // No encoding name is UTF-8 without the encoding lookup: this runs once per line.
+      const raw = bytes.toString(undefined, start, stop);
       readJsonLine(trim ? raw.trim() : raw, line, sink);
     }
     if (end === -1) return;
     start = end + 1;
     line++;
   }
+}
+
+/** Bytes per isAscii call: text with non-ASCII near its start is told apart without scanning it all. */
+const ASCII_BLOCK = 1 << 20;
+
+/** Whether every byte is ASCII; stops at the first block that is not (isAscii itself reads to the end). */
+function asciiThroughout(bytes: Uint8Array): boolean {
+  for (let at = 0; at < bytes.length; at += ASCII_BLOCK) if (!isAscii(bytes.subarray(at, at + ASCII_BLOCK))) return false;
+  return true;
 }
 
 function readJsonLine(raw: string, line: number, sink: JsonLineSink): void {
