@@ -73,7 +73,8 @@ export class ContextScope {
       else this.lost = "`cd -` with no OLDPWD";
       return;
     }
-    if (target === "" || target === "~") {
+    // Not `~`: `expandTilde` has made an unquoted one HOME, so a `~` left here names a directory `~`.
+    if (target === "") {
       if (env.HOME) this.cwds.add(resolve(env.HOME));
       else this.lost = "`cd` with no HOME";
       return;
@@ -99,14 +100,17 @@ const SYSTEM_PATH = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
 
 /**
  * An argument as the shell passes it, tilde expanded: an unquoted leading `~` or `~/` is HOME;
- * `~user`, `~+`, `~-` are not worked out (`undefined`, like a computed value).
+ * `~user`, `~+`, `~-` are not worked out (`undefined`, like a computed value). Bash expands a
+ * tilde prefix (up to the first unquoted `/`) only when none of it is quoted: `~''`, `~""/x`,
+ * `''~` and `"~"` name a directory `~`, not HOME; a prefix with a quote in it is not worked out.
  */
 function expandTilde(arg: Arg, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const value = arg.value;
   // `text` is the word as written (in backticks for messages): a leading ~ there is unquoted.
   const written = arg.text.replace(/^`/, "");
-  if (value === undefined || !value.startsWith("~") || !written.startsWith("~")) return value;
-  if (value !== "~" && !value.startsWith("~/")) return undefined;
+  if (value === undefined || !value.startsWith("~")) return value;
+  if (!written.startsWith("~")) return value; // a quoted tilde: no expansion
+  if (!/^~(?:\/|`$)/.test(written)) return undefined;
   return env.HOME ? join(env.HOME, value.slice(1)) : undefined;
 }
 

@@ -1,0 +1,129 @@
+/**
+ * Attacks on the fast path (src/effects/bash/fast-path.ts), with two oracles: the full path
+ * (its verdict must be the fast path's exactly) and real `bash` (a command the fast path calls
+ * read-only must change no file and run no program the repository configures).
+ *
+ * The shapes: quotes next to operators, `=`, `~` and globs; operators with and without spaces and
+ * their look-alikes; redirections and their look-alikes wherever they stand; tilde forms; glob
+ * words as options; pipelines into commands that read their standard input; and git in a
+ * repository configured to run programs, reached through tilde forms of `cd` and `git -C`.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { explainBashFullPath, type BashContext } from "../../src/effects/bash/classify.js";
+import { fastPathVerdict } from "../../src/effects/bash/fast-path.js";
+import { loadShellParser } from "../../src/safety.js";
+import { git, makeRepo, makeSandbox, markerExists, removeSandboxes, runShell, touch, type Sandbox } from "../helpers/git-repos.js";
+import { runUnderBash } from "./classify-bash.execute.js";
+
+beforeAll(() => loadShellParser());
+afterAll(removeSandboxes);
+
+/** The fast path answers nothing, or the full path's verdict exactly; true when it answered. */
+function agrees(command: string, context?: BashContext): boolean {
+  const fast = fastPathVerdict(command, context);
+  if (fast === undefined) return false;
+  expect(fast, command).toEqual(explainBashFullPath(command, context));
+  return true;
+}
+
+const NAMES = ["ls", "cat", "echo", "printf", "git", "find", "sort", "sed", "grep", "head", "wc", "env", "xargs", "tee", "cd", "pushd", "set", "test", "rm", "touch", ":", "true", "jq", "awk", "uniq", "diff", "stat", "command", "type"];
+const ARGS = ["-n", "-o", "x", "f", "keep", "-delete", "-exec", "status", "log", "diff", "-C", "push", "-la", "--", "-", "-p", "-e", "-i", "-r", "-0", "-a", "PWNED", "keep/file", "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/tty", "/dev/fd/1", "/dev/stderr"];
+/** Words built from the corner cases: empty quotes, quotes next to `=`, `~`, globs and dashes, tilde forms, glob options. */
+const ODD = ["''", '""', "'-'", '"-"', "a=''", "''=a", "=''", "a=~", "~", "~+", "~-", "~root", "~''", "''~", '~""/x', "~/x", "~+/x", "-*", "--*=x", "*", "?", "-?", "'*'", "*''", "~*", "a=*", "-'o'", "'-o'", "-o''", "''-o", "'touch PWNED'", '"rm -rf keep"', "'|'", "';'", "'&&'", "'>'", "'2>/dev/null'", "==", "=~", "%", "@", "+", ",", ":"];
+const REDIRECTS = ["2>/dev/null", ">/dev/null", "1>/dev/null", "&>/dev/null", "> /dev/null", "2>&1", "1>&2", ">&2",
+  "2>/dev/nullx", "2>/dev/null/..", ">/dev/null2", "2>&1-", ">&2x", "2>&-", "&>/dev/null&", ">/dev/stdout", ">/dev/tty", ">/dev/fd/1", "2>/dev/stderr", ">>/dev/null", "2>&12", "&>>/dev/null", ">|/dev/null", "0>/dev/null", "<>/dev/null"];
+const OPS = ["|", "||", "&&", ";", " | ", " || ", " && ", " ; "];
+const NEAR_OPS = [";;", "&&&", ";&", "|||", "| |", "&", "|&", ";|", "&|", "||;", "", "; ;", ";&&"];
+const operator = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...OPS) }, { weight: 1, arbitrary: fc.constantFrom(...NEAR_OPS) });
+
+const argument = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ARGS) }, { weight: 3, arbitrary: fc.constantFrom(...ODD) }, { weight: 1, arbitrary: fc.constantFrom(...REDIRECTS) });
+const simple = fc
+  .tuple(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: fc.constantFrom(...ODD, ...REDIRECTS) }), fc.array(fc.tuple(fc.constantFrom(" ", " ", " ", "", "  "), argument), { maxLength: 4 }))
+  .map(([n, rest]) => n + rest.map(([s, w]) => s + w).join(""));
+/** Attack-shaped command lines: commands and the odd words above joined by operators and their look-alikes, spaced or not, at either end too. */
+const attack = fc
+  .tuple(
+    fc.constantFrom("", "", "", "", "", " ", ";", "|", "''", '""'),
+    simple,
+    fc.array(fc.tuple(operator, simple), { maxLength: 3 }),
+    fc.oneof({ weight: 4, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom(" ", ";", "|", "&", "''", ...REDIRECTS.map((r) => ` ${r}`), ...REDIRECTS) }),
+  )
+  .map(([lead, first, rest, trail]) => lead + first + rest.map(([op, c]) => op + c).join("") + trail);
+
+/** What writes, in words the stdin readers below take: commands, file names, options. */
+const PAYLOAD = ["touch PWNED", "rm -rf keep", "-delete", "PWNED", "-o PWNED", "--output=PWNED", "keep", "f", "-i", "sh -c 'touch PWNED'", "-exec touch PWNED ;"];
+const PRODUCERS = PAYLOAD.flatMap((p) => [`echo ${p.includes("'") ? `"${p}"` : `'${p}'`}`, `printf '%s\\n' '${p.replaceAll("'", "")}'`]).concat(["cat f", "ls", "find .", "git status", "echo"]);
+/** Commands that read their standard input: what each does with what the producer wrote. */
+const READERS = ["xargs", "xargs -0", "xargs -r", "xargs -n1", "xargs echo", "xargs ls", "xargs cat", "xargs -a /dev/stdin", "xargs -d ' '", "xargs -L1", "xargs -t", "xargs -x", "xargs grep x",
+  "sh", "bash", "source /dev/stdin", ". /dev/stdin", "tee", "tee /dev/null", "tee -a", "env", "env -i", "git apply", "git apply --check", "git apply --stat", "patch", "patch --dry-run", "sponge", "cat", "sort", "sort -o", "uniq", "uniq - PWNED",
+  "sed -f /dev/stdin", "sed -n p", "awk -f /dev/stdin", "awk 1", "jq -R", "grep -f /dev/stdin f", "find -files0-from -", "head -c1", "wc -l", "base64 -d", "tr a b", "cut -c1", "diff - f", "cmp - f", "comm - f", "paste -", "git check-ignore --stdin", "git cat-file --batch", "git hash-object --stdin", "git hash-object -w --stdin", "git mktree --missing"];
+const pipeline = fc
+  .tuple(fc.constantFrom(...PRODUCERS), fc.constantFrom(...OPS), fc.constantFrom(...READERS), fc.constantFrom("", "", " 2>/dev/null", " >/dev/null", " 2>&1", " &>/dev/null"), fc.constantFrom("", "", " | cat", " && ls", "; wc -l f", " | sh", " | xargs"))
+  .map(([p, op, r, redirect, tail]) => `${p}${op}${r}${redirect}${tail}`);
+
+describe("the fast path under attack", () => {
+  it("answers as the full path does over attack-shaped command lines, and takes a share of them", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(attack, (c) => {
+        if (agrees(c)) taken++;
+      }),
+      { numRuns: 20_000, seed: 20261203 },
+    );
+    expect(taken).toBeGreaterThan(1000);
+  });
+
+  it("calls no attack-shaped line or stdin pipeline read-only that changes a file under bash", async () => {
+    const commands = [...fc.sample(attack, { numRuns: 6000, seed: 7 }), ...fc.sample(pipeline, { numRuns: 3000, seed: 8 })];
+    const readOnly = [...new Set(commands.filter((c) => fastPathVerdict(c)?.effect === "read-only"))];
+    // The oracle proves nothing if the fast path refuses everything it is shown.
+    expect(readOnly.length).toBeGreaterThan(500);
+    const findings = await runUnderBash(readOnly);
+    expect(findings.map((f) => ({ command: f.command, after: f.after }))).toEqual([]);
+  }, 300_000);
+});
+
+/**
+ * A repository with a directory named `~` holding another repository, configured to run a
+ * program on `git status` (core.fsmonitor): Bash expands a tilde prefix only when no character of
+ * it is quoted, so `~''`, `''~` and `"~"/` all name that directory, not HOME.
+ */
+describe("git behind a quoted tilde", () => {
+  let sb: Sandbox;
+  let context: BashContext;
+  beforeAll(() => {
+    sb = makeSandbox();
+    const outer = makeRepo(sb, "outer");
+    const inner = makeRepo(sb, "outer/~");
+    git(sb, inner, ["config", "core.fsmonitor", `${touch(sb)}; false`]);
+    mkdirSync(join(sb.home, "x"), { recursive: true });
+    writeFileSync(join(outer, ".gitignore"), "~\n");
+    context = { cwd: outer, env: sb.env };
+  });
+
+  const COMMANDS = [
+    "cd ~'' && git status", "cd ''~ && git status", 'cd "~" && git status', "cd ~\"\"/ && git status", "cd '~'/ && git status", "cd ~'' ; git status",
+    "git -C ~'' status", "git -C ''~ status", "git -C \"~\"/ status", "pushd ~'' && git status", "cd ~''/. && git status",
+  ];
+
+  it.each(COMMANDS)("%s runs the repository's program under bash, and the fast path does not call it read-only", (command) => {
+    // The oracle: real bash in that directory runs the configured program.
+    runShell(sb, context.cwd, "rm -f MARKER");
+    const before = markerExists(sb);
+    expect(before).toBe(false);
+    runShell(sb, context.cwd, command);
+    const ran = markerExists(sb);
+    runShell(sb, sb.root, `rm -f '${sb.marker}'`);
+    expect(ran, command).toBe(true);
+    expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
+    expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+  });
+
+  it("answers as the full path does for tilde forms of cd and git -C here", () => {
+    const tildes = ["~", "~/", "~''", "''~", '"~"', "'~'", "~/x", "~''/x", "~+", "~-", "~root", "~x", "'~'/x", "~/.", "a/~", "~/~''"];
+    for (const t of tildes) for (const c of [`cd ${t} && git status`, `git -C ${t} status`, `pushd ${t}; git log`, `cd ${t}; cd ${t}; git diff`]) agrees(c, context);
+  });
+});
