@@ -87,11 +87,12 @@ describe("the fast path under attack", () => {
 });
 
 /**
- * A repository with a directory named `~` holding another repository, configured to run a
- * program on `git status` (core.fsmonitor): Bash expands a tilde prefix only when no character of
- * it is quoted, so `~''`, `''~` and `"~"/` all name that directory, not HOME.
+ * A clean repository holding two others configured to run a program on `git status`
+ * (core.fsmonitor): one in a directory named `~` — Bash expands a tilde prefix only when no
+ * character of it is quoted, so `~''`, `''~` and `"~"/` all name that directory, not HOME — and
+ * one in `sub`, which `env -C sub git status` runs git in.
  */
-describe("git behind a quoted tilde", () => {
+describe("git in a repository reached by a quoted tilde or env -C", () => {
   let sb: Sandbox;
   let context: BashContext;
   beforeAll(() => {
@@ -99,14 +100,18 @@ describe("git behind a quoted tilde", () => {
     const outer = makeRepo(sb, "outer");
     const inner = makeRepo(sb, "outer/~");
     git(sb, inner, ["config", "core.fsmonitor", `${touch(sb)}; false`]);
+    const sub = makeRepo(sb, "outer/sub");
+    git(sb, sub, ["config", "core.fsmonitor", `${touch(sb)}; false`]);
     mkdirSync(join(sb.home, "x"), { recursive: true });
-    writeFileSync(join(outer, ".gitignore"), "~\n");
+    writeFileSync(join(outer, ".gitignore"), "~\nsub\n");
     context = { cwd: outer, env: sb.env };
   });
 
   const COMMANDS = [
     "cd ~'' && git status", "cd ''~ && git status", 'cd "~" && git status', "cd ~\"\"/ && git status", "cd '~'/ && git status", "cd ~'' ; git status",
     "git -C ~'' status", "git -C ''~ status", "git -C \"~\"/ status", "pushd ~'' && git status", "cd ~''/. && git status",
+    "env -C sub git status", "env --chdir=sub git status", "env --chdir sub git status", "env -iC sub git status", "env -C sub -- git status", "env --ch=sub git status",
+    "env -C ~'' git status", "env -u X -C sub git status", "ls; env -C sub git status", "env -C . env -C sub git status", "env -C sub xargs -a /dev/null git status",
   ];
 
   it.each(COMMANDS)("%s runs the repository's program under bash, and the fast path does not call it read-only", (command) => {
@@ -122,8 +127,10 @@ describe("git behind a quoted tilde", () => {
     expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
   });
 
-  it("answers as the full path does for tilde forms of cd and git -C here", () => {
+  it("answers as the full path does for tilde forms of cd, git -C and env -C here", () => {
     const tildes = ["~", "~/", "~''", "''~", '"~"', "'~'", "~/x", "~''/x", "~+", "~-", "~root", "~x", "'~'/x", "~/.", "a/~", "~/~''"];
-    for (const t of tildes) for (const c of [`cd ${t} && git status`, `git -C ${t} status`, `pushd ${t}; git log`, `cd ${t}; cd ${t}; git diff`]) agrees(c, context);
+    for (const t of [...tildes, "sub", "sub/", "''", "."]) {
+      for (const c of [`cd ${t} && git status`, `git -C ${t} status`, `pushd ${t}; git log`, `cd ${t}; cd ${t}; git diff`, `env -C ${t} git status`, `env --chdir=${t} git log`, `env -C ${t} ls`]) agrees(c, context);
+    }
   });
 });

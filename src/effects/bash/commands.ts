@@ -202,13 +202,15 @@ export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict
  * another command with its own arguments): `env -u X git log` runs `git log`. Checks that judge
  * a command by where it runs — its repository's configuration, PATH — apply to this one too.
  */
-export function innermostCommand(name: string, args: readonly Arg[]): { name: string; args: readonly Arg[] } {
-  let current = { name, args };
+export function innermostCommand(name: string, args: readonly Arg[]): { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } {
+  let current: { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } = { name, args };
   for (let depth = 0; depth < 16; depth++) {
     const base = current.name.includes("/") ? SYSTEM_PATH.exec(current.name)?.[1] : current.name;
-    const inner = base === "env" ? envCommand(current.args) : base === "xargs" ? xargsCommand(current.args) : undefined;
+    const inner: { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } | undefined = base === "env" ? envCommand(current.args) : base === "xargs" ? xargsCommand(current.args) : undefined;
     if (!inner) return current;
-    current = inner;
+    // `env -C DIR` moves the commands it runs: the directories add up along the chain.
+    const chdirs = [...(current.chdirs ?? []), ...(inner.chdirs ?? [])];
+    current = { name: inner.name, args: inner.args, ...(chdirs.length > 0 ? { chdirs } : {}) };
   }
   return current;
 }

@@ -121,11 +121,31 @@ export function classifyInContext(name: string, args: readonly Arg[], scope: Con
     // `env … git log` and `xargs git grep` run git here too, found through the same PATH.
     const inner = innermostCommand(name, args);
     if (inner.name === name || inner.name === "cd" || inner.name === "pushd") return outer;
-    const nested = judge(inner.name, inner.args, scope);
+    // `env -C DIR git status` runs git, and finds its repository and relative PATH entries, in DIR.
+    const here = inner.chdirs ? movedScope(scope, inner.chdirs) : scope;
+    if (here === undefined) return undecidable(`\`${name}\` moves to a directory proctor cannot tell before it runs \`${inner.name}\``);
+    const nested = judge(inner.name, inner.args, here);
     return outer && nested ? worse(outer, nested) : outer ?? nested;
   } catch (error) {
     return undecidable(`proctor could not inspect the command's surroundings (${(error as Error).message})`);
   }
+}
+
+/** A scope for a command run after `env -C` moves, from every directory the line may be in; `undefined` when a move is unknowable. */
+function movedScope(scope: ContextScope, chdirs: readonly Arg[]): ContextScope | undefined {
+  const moved = new ContextScope({ cwd: "/", env: scope.env });
+  moved.cwds.clear();
+  if (scope.lost) moved.lost = scope.lost;
+  for (const cwd of scope.cwds) {
+    let dir = cwd;
+    for (const c of chdirs) {
+      const target = expandTilde(c, scope.env);
+      if (target === undefined) return undefined;
+      dir = resolve(dir, target);
+    }
+    moved.cwds.add(dir);
+  }
+  return moved;
 }
 
 function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
