@@ -13,6 +13,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { explainBashFullPath, type BashContext } from "../../src/effects/bash/classify.js";
+import { readOnlyCommandNames } from "../../src/effects/bash/commands.js";
 import { fastPathVerdict } from "../../src/effects/bash/fast-path.js";
 import { loadShellParser } from "../../src/safety.js";
 import { git, makeRepo, makeSandbox, markerExists, removeSandboxes, runShell, touch, type Sandbox } from "../helpers/git-repos.js";
@@ -64,6 +65,32 @@ const pipeline = fc
   .tuple(fc.constantFrom(...PRODUCERS), fc.constantFrom(...OPS), fc.constantFrom(...READERS), fc.constantFrom("", "", " 2>/dev/null", " >/dev/null", " 2>&1", " &>/dev/null"), fc.constantFrom("", "", " | cat", " && ls", "; wc -l f", " | sh", " | xargs"))
   .map(([p, op, r, redirect, tail]) => `${p}${op}${r}${redirect}${tail}`);
 
+/**
+ * Glob words that may vanish (`shopt -s nullglob`, read-only itself, makes an unmatched pattern
+ * expand to no word at all), so that the words after one shift into its place: an option's value
+ * becomes the next word, a harmless operand becomes the script. The catalog must treat a pattern
+ * as any number of words, none included.
+ */
+const VANISHING = ["*zz", "-*zz", "--*zz", "?zz"];
+const SHIFTED = ["'w PWNED'", "'BEGIN{system(\"touch PWNED\")}'", "'{print > \"PWNED\"}'", "--output=PWNED", "-o", "PWNED", "-delete", "-fprint", "--pre=touch", "'e touch PWNED'", "'1e touch PWNED'", "-i", "--in-place", "-e", "-f", "-v", "-a", "-n", "-x", "f", "keep/file", "-exec", "touch", ";", "+", "--", "x=1"];
+const vanishing = fc
+  .tuple(
+    fc.constantFrom("shopt -s nullglob; ", "shopt -s nullglob && "),
+    fc.constantFrom("awk", "gawk", "sed", "find", "grep", "rg", "sort", "uniq", "xargs", "jq", "git log", "git diff", "diff", "head", "tail", "cut", "tree", "fd", "yq", "xxd", "tee", "env", "file"),
+    fc.array(fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...VANISHING) }, { weight: 3, arbitrary: fc.constantFrom(...SHIFTED, ...ARGS) }), { minLength: 1, maxLength: 5 }),
+  )
+  .map(([prefix, name, words]) => `${prefix}${name} ${words.join(" ")}`);
+
+/**
+ * Options after operands: GNU tools permute, others (xxd) stop reading options at the first
+ * operand, so there `xxd f -u` names the output file `-u`. Every catalog command, an operand,
+ * then options and operands in any order.
+ */
+const LATE = ["-u", "-f", "-o", "-d", "-i", "-p", "-r", "-c", "-x", "-w", "-e", "-n", "-1", "-", "--", "--output=PWNED", "-oPWNED", "PWNED", "f", "keep", "-d PWNED", "-o PWNED", "--in-place", "-R", "-H", "-l", "-s", "-t"];
+const lateOptions = fc
+  .tuple(fc.constantFrom(...readOnlyCommandNames().filter((n) => !["cd", "pushd", "popd", "exit", "set", "shopt", "sleep", "xargs", "env", "command"].includes(n))), fc.constantFrom("f", "-", "keep/file", "-c 2 f", "-l f"), fc.array(fc.constantFrom(...LATE), { minLength: 1, maxLength: 3 }))
+  .map(([name, first, rest]) => `${name} ${first} ${rest.join(" ")}`);
+
 describe("the fast path under attack", () => {
   it("answers as the full path does over attack-shaped command lines, and takes a share of them", () => {
     let taken = 0;
@@ -76,9 +103,16 @@ describe("the fast path under attack", () => {
     expect(taken).toBeGreaterThan(1000);
   });
 
-  it("calls no attack-shaped line or stdin pipeline read-only that changes a file under bash", async () => {
-    const commands = [...fc.sample(attack, { numRuns: 6000, seed: 7 }), ...fc.sample(pipeline, { numRuns: 3000, seed: 8 })];
+  it.each(["xxd f -u", "xxd f -f", "xxd - -p", "shopt -s nullglob && xxd f -f", "ls | xxd - -c"])("%s writes a file under bash, and is not called read-only", async (command) => {
+    expect((await runUnderBash([command])).map((f) => f.command)).toEqual([command]);
+    expect(fastPathVerdict(command)?.effect ?? "(full path)").not.toBe("read-only");
+    expect(explainBashFullPath(command).effect).not.toBe("read-only");
+  });
+
+  it("calls no attack-shaped line, stdin pipeline or vanishing glob read-only that changes a file under bash", async () => {
+    const commands = [...fc.sample(attack, { numRuns: 4000, seed: 7 }), ...fc.sample(pipeline, { numRuns: 2000, seed: 8 }), ...fc.sample(vanishing, { numRuns: 3000, seed: 9 }), ...fc.sample(lateOptions, { numRuns: 3000, seed: 10 })];
     const readOnly = [...new Set(commands.filter((c) => fastPathVerdict(c)?.effect === "read-only"))];
+    console.info(`fast-path attack oracle: ${commands.length} generated, ${readOnly.length} distinct called read-only and run under bash`);
     // The oracle proves nothing if the fast path refuses everything it is shown.
     expect(readOnly.length).toBeGreaterThan(500);
     const findings = await runUnderBash(readOnly);

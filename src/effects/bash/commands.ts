@@ -93,7 +93,14 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
       longValued: ["key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "batch-size", "random-source", "sort"],
     }),
   uniq: (args) => operandsAtMost("uniq", args, { shortValued: "fsw", longValued: ["skip-fields", "skip-chars", "check-chars"] }, 1, "is the file uniq writes its output to"),
-  xxd: (args) => operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to"),
+  xxd(args) {
+    const v = operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to");
+    if (v.effect !== "read-only") return v;
+    // xxd reads no option after its first operand: in `xxd f -u`, `-u` is the file it writes.
+    const input = scanOptions("xxd", args, { shortValued: "cglosn", prefixes: false }).operands[0];
+    const after = input === undefined ? undefined : args[args.indexOf(input) + 1];
+    return after ? sideEffecting(`\`xxd … ${after.text}\` is the file xxd writes its output to (xxd reads no option after its input file)`) : v;
+  },
   tree: (args) => scan("tree", args, { short: { o: "writes", R: "writes" }, shortValued: "LPIHT", longValued: ["charset", "filelimit", "timefmt", "sort", "fromfile"], prefixes: false }),
   // -z/-Z look inside compressed files by running decompressors found through PATH.
   file: (args) => scan("file", args, { short: { C: "writes", z: "runs", Z: "runs" }, long: { compile: "writes", uncompress: "runs", "uncompress-noreport": "runs" }, shortValued: "emfFP", longValued: ["magic-file", "files-from", "separator", "exclude", "exclude-quiet", "parameter"] }),
