@@ -8,7 +8,7 @@
  * words as options; pipelines into commands that read their standard input; and git in a
  * repository configured to run programs, reached through tilde forms of `cd` and `git -C`.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -166,5 +166,40 @@ describe("git in a repository reached by a quoted tilde or env -C", () => {
     for (const t of [...tildes, "sub", "sub/", "''", "."]) {
       for (const c of [`cd ${t} && git status`, `git -C ${t} status`, `pushd ${t}; git log`, `cd ${t}; cd ${t}; git diff`, `env -C ${t} git status`, `env --chdir=${t} git log`, `env -C ${t} ls`]) agrees(c, context);
     }
+  });
+});
+
+/**
+ * `env` and `xargs` run their command through execvp, on PATH, where no Bash builtin stands in:
+ * `echo x | xargs` runs the `echo` first on PATH. With PATH through the work tree, that is the
+ * repository's program.
+ */
+describe("builtin names run by env and xargs, with PATH through the work tree", () => {
+  let sb: Sandbox;
+  let context: BashContext;
+  beforeAll(() => {
+    sb = makeSandbox();
+    const repo = makeRepo(sb, "repo");
+    mkdirSync(join(repo, "bin"));
+    for (const name of ["echo", "true", "printf", "test", "pwd", "kill"]) {
+      writeFileSync(join(repo, "bin", name), `#!/bin/sh\n${touch(sb)}\n`);
+      chmodSync(join(repo, "bin", name), 0o755);
+    }
+    context = { cwd: repo, env: { ...sb.env, PATH: `${join(repo, "bin")}:/usr/bin:/bin` } };
+  });
+
+  const COMMANDS = ["echo x | xargs", "xargs -a /dev/null", "printf x | xargs -0", "echo x | xargs -r", "echo | xargs -t", "env echo x", "env true", "env printf x", "env test -f x", "env pwd", "xargs -a /dev/null echo", "env -u X true", "ls | env xargs"];
+
+  it.each(COMMANDS)("%s runs the repository's program under bash, and is not called read-only", (command) => {
+    runShell(sb, context.cwd, command, context.env as Record<string, string>);
+    const ran = markerExists(sb);
+    runShell(sb, sb.root, `rm -f '${sb.marker}'`);
+    expect(ran, command).toBe(true);
+    expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
+    expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+  });
+
+  it("still calls the builtins Bash runs itself read-only here", () => {
+    for (const command of ["echo x", "printf x", "true", "test -f x", "pwd"]) expect(fastPathVerdict(command, context)?.effect, command).toBe("read-only");
   });
 });

@@ -124,7 +124,7 @@ export function classifyInContext(name: string, args: readonly Arg[], scope: Con
     // `env -C DIR git status` runs git, and finds its repository and relative PATH entries, in DIR.
     const here = inner.chdirs ? movedScope(scope, inner.chdirs) : scope;
     if (here === undefined) return undecidable(`\`${name}\` moves to a directory proctor cannot tell before it runs \`${inner.name}\``);
-    const nested = judge(inner.name, inner.args, here);
+    const nested = judge(inner.name, inner.args, here, true);
     return outer && nested ? worse(outer, nested) : outer ?? nested;
   } catch (error) {
     return undecidable(`proctor could not inspect the command's surroundings (${(error as Error).message})`);
@@ -148,7 +148,8 @@ function movedScope(scope: ContextScope, chdirs: readonly Arg[]): ContextScope |
   return moved;
 }
 
-function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
+/** `exec`: run by `env` or `xargs`, which find it on PATH even when Bash has a builtin of that name. */
+function judge(name: string, args: readonly Arg[], scope: ContextScope, exec = false): BashVerdict | undefined {
   const command = name.includes("/") ? SYSTEM_PATH.exec(name)?.[1] ?? name : name;
   if (command === "cd" || command === "pushd") {
     const afterDashes = args.findIndex((a) => a.value === "--");
@@ -164,7 +165,7 @@ function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVer
     if (v) verdict = verdict ? worse(verdict, v) : v;
   };
   note(checkStartupFile(scope));
-  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled())));
+  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled()), exec));
   if (command === "git") note(classifyGitInContext(args, scope));
   if (command === "rg") note(classifyRipgrepInContext(args, scope));
   return verdict;
