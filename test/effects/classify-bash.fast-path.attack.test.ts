@@ -8,7 +8,7 @@
  * words as options; pipelines into commands that read their standard input; and git in a
  * repository configured to run programs, reached through tilde forms of `cd` and `git -C`.
  */
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,5 +201,40 @@ describe("builtin names run by env and xargs, with PATH through the work tree", 
 
   it("still calls the builtins Bash runs itself read-only here", () => {
     for (const command of ["echo x", "printf x", "true", "test -f x", "pwd"]) expect(fastPathVerdict(command, context)?.effect, command).toBe("read-only");
+  });
+});
+
+/**
+ * `..` after a symbolic link: chdir(2) — which git -C, env -C and `cd -P` use — takes it from the
+ * link's target, so with `l -> evil/sub`, `l/..` is `evil`, a repository configured to run a
+ * program, where the path read as text is the clean one it sits in.
+ */
+describe("git -C, env -C and cd -P through a symbolic link and ..", () => {
+  let sb: Sandbox;
+  let context: BashContext;
+  beforeAll(() => {
+    sb = makeSandbox();
+    const outer = makeRepo(sb, "outer");
+    const evil = makeRepo(sb, "outer/evil");
+    git(sb, evil, ["config", "core.fsmonitor", `${touch(sb)}; false`]);
+    mkdirSync(join(evil, "sub"));
+    symlinkSync("evil/sub", join(outer, "l"));
+    writeFileSync(join(outer, ".git", "info", "exclude"), "evil\nl\n");
+    context = { cwd: outer, env: sb.env };
+  });
+
+  const COMMANDS = ["git -C l/.. status", "env -C l/.. git status", "cd -P l/.. && git status", "git -C ./l/../ status", "git --git-dir=l/../.git status", "ls; git -C l/.. status", "cd -P l && cd .. && git status"];
+
+  it.each(COMMANDS)("%s runs the repository's program under bash, and is not called read-only", (command) => {
+    runShell(sb, context.cwd, command);
+    const ran = markerExists(sb);
+    runShell(sb, sb.root, `rm -f '${sb.marker}'`);
+    expect(ran, command).toBe(true);
+    expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
+    expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+  });
+
+  it("still calls git read-only in the clean repository", () => {
+    for (const command of ["git status", "git -C . status", "cd . && git log", "git -C nowhere/.. status"]) expect(fastPathVerdict(command, context)?.effect, command).toBe("read-only");
   });
 });

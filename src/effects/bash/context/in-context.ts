@@ -7,8 +7,8 @@
  * Called for each simple command the text already found read-only; answers a verdict to combine
  * with it (`worse`), or `undefined` when the surroundings change nothing. Never throws.
  */
-import { readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { classifyCommand, innermostCommand } from "../commands.js";
 import { undecidable, worse, type Arg, type BashVerdict } from "../verdict.js";
 import { entryKey, type ConfigEntry } from "./config-syntax.js";
@@ -79,16 +79,42 @@ export class ContextScope {
       else this.lost = "`cd` with no HOME";
       return;
     }
+    // `cd` is logical (`l/..` is `.`) but `cd -P`, and `cd` when the logical path fails, are physical: both.
     if (isAbsolute(target)) {
       this.cwds.add(resolve(target));
+      this.cwds.add(physicalPath("/", target));
       return;
     }
-    for (const base of bases) this.cwds.add(resolve(base, target));
+    for (const base of bases) {
+      this.cwds.add(resolve(base, target));
+      this.cwds.add(physicalPath(base, target));
+    }
     // CDPATH entries are searched before the current directory for a name not starting with `.`.
     if (env.CDPATH && !/^\.\.?(?:\/|$)/.test(target)) {
       for (const entry of env.CDPATH.split(":")) for (const base of bases) this.cwds.add(resolve(base, entry || ".", target));
     }
   }
+}
+
+/**
+ * `target` from `base` as chdir(2) finds it, which `resolve` does not: the kernel takes `..`
+ * after a symbolic link from the link's target (`l/..` with `l -> evil/sub` is `evil`), where
+ * `resolve` drops the link. git -C, env -C and `cd -P` move this way.
+ */
+export function physicalPath(base: string, target: string): string {
+  let at = isAbsolute(target) ? "/" : resolve(base);
+  for (const part of target.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      try {
+        at = realpathSync(at);
+      } catch {
+        // A directory that does not exist: chdir fails there, and the lexical parent stands.
+      }
+      at = dirname(at);
+    } else at = join(at, part);
+  }
+  return at;
 }
 
 /** Start a scope for one command line. */
@@ -141,7 +167,7 @@ function movedScope(scope: ContextScope, chdirs: readonly Arg[]): ContextScope |
     for (const c of chdirs) {
       const target = expandTilde(c, scope.env);
       if (target === undefined) return undefined;
-      dir = resolve(dir, target);
+      dir = physicalPath(dir, target);
     }
     moved.cwds.add(dir);
   }
@@ -250,11 +276,11 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
     return undecidable(`\`git ${sub}\` would run a program here: the environment sets ${e.name} (${e.runs}; ${e.doc})`);
   }
   for (const cwd of scope.cwds) {
-    const start = dirs.reduce((at, d) => (d === "" ? at : resolve(at, d)), cwd);
+    const start = dirs.reduce((at, d) => (d === "" ? at : physicalPath(at, d)), cwd);
     // `--bare` makes the starting directory the git directory unless GIT_DIR names one.
     const dir = gitDir ?? env.GIT_DIR ?? (bare ? "." : undefined);
     const tree = workTree ?? env.GIT_WORK_TREE;
-    const location: GitLocation = { start, ...(dir ? { gitDir: resolve(start, dir) } : {}), ...(tree ? { workTree: resolve(start, tree) } : {}) };
+    const location: GitLocation = { start, ...(dir ? { gitDir: physicalPath(start, dir) } : {}), ...(tree ? { workTree: physicalPath(start, tree) } : {}) };
     const config = readEffectiveConfig(location, env);
     if ("error" in config) return undecidable(`cannot tell what \`git ${sub}\` would run here: ${config.error}`);
     const found = checkEntries(sub, rest, config.entries) ?? checkHooks(sub, config.entries, config.repositories, env);
