@@ -238,3 +238,23 @@ describe("git -C, env -C and cd -P through a symbolic link and ..", () => {
     for (const command of ["git status", "git -C . status", "cd . && git log", "git -C nowhere/.. status"]) expect(fastPathVerdict(command, context)?.effect, command).toBe("read-only");
   });
 });
+
+/**
+ * A relative RIPGREP_CONFIG_PATH is read from the directory rg runs in, which a `cd` or `env -C`
+ * earlier in the line moves: there it can add `--pre=PROGRAM`. (rg is not needed: the arguments
+ * the file adds are judged by the catalog.)
+ */
+describe("a relative RIPGREP_CONFIG_PATH after a move", () => {
+  it("is read from every directory rg may run in", () => {
+    const sb = makeSandbox();
+    const repo = makeRepo(sb, "repo");
+    mkdirSync(join(repo, "sub"));
+    writeFileSync(join(repo, "sub", ".ripgreprc"), "--pre=touch\n");
+    const context: BashContext = { cwd: repo, env: { ...sb.env, RIPGREP_CONFIG_PATH: ".ripgreprc" } };
+    expect(fastPathVerdict("rg x", context)?.effect).toBe("read-only");
+    for (const command of ["cd sub && rg x", "cd sub; rg -n x f", "env -C sub rg x", "pushd sub && rg x"]) {
+      expect(fastPathVerdict(command, context)?.effect, command).toBe("undecidable");
+      expect(explainBashFullPath(command, context).effect, command).toBe("undecidable");
+    }
+  });
+});

@@ -214,18 +214,23 @@ function checkStartupFile(scope: ContextScope): BashVerdict | undefined {
 function classifyRipgrepInContext(args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
   const file = scope.env.RIPGREP_CONFIG_PATH;
   if (!file) return undefined;
-  const [cwd] = scope.cwds;
-  if (cwd === undefined) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative to a directory proctor cannot tell`);
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, file), "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    return undecidable(`cannot read RIPGREP_CONFIG_PATH ${file}, whose arguments rg would add (${(error as Error).message})`);
+  // A relative path is read from the directory rg runs in: every one a `cd` may have led to.
+  if (!isAbsolute(file) && scope.lost) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative, and ${scope.lost} leaves unknown which directory rg reads it from`);
+  const paths = new Set([...scope.cwds].map((cwd) => resolve(cwd, file)));
+  if (paths.size === 0) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative to a directory proctor cannot tell`);
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      return undecidable(`cannot read RIPGREP_CONFIG_PATH ${file}, whose arguments rg would add (${(error as Error).message})`);
+    }
+    const extra = text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).map((l) => ({ value: l.trim(), text: l.trim() }));
+    const v = classifyCommand("rg", [...extra, ...args]);
+    if (v.effect !== "read-only") return { effect: v.effect === "side-effecting" ? "undecidable" : v.effect, reason: `RIPGREP_CONFIG_PATH (${file}) adds arguments: ${v.reason}` };
   }
-  const extra = text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).map((l) => ({ value: l.trim(), text: l.trim() }));
-  const v = classifyCommand("rg", [...extra, ...args]);
-  return v.effect === "read-only" ? undefined : { effect: v.effect === "side-effecting" ? "undecidable" : v.effect, reason: `RIPGREP_CONFIG_PATH (${file}) adds arguments: ${v.reason}` };
+  return undefined;
 }
 
 const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"]);
