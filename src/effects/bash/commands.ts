@@ -93,7 +93,14 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
       longValued: ["key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "batch-size", "random-source", "sort"],
     }),
   uniq: (args) => operandsAtMost("uniq", args, { shortValued: "fsw", longValued: ["skip-fields", "skip-chars", "check-chars"] }, 1, "is the file uniq writes its output to"),
-  xxd: (args) => operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to"),
+  xxd(args) {
+    const v = operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to");
+    if (v.effect !== "read-only") return v;
+    // xxd reads no option after its first operand: in `xxd f -u`, `-u` is the file it writes.
+    const input = scanOptions("xxd", args, { shortValued: "cglosn", prefixes: false }).operands[0];
+    const after = input === undefined ? undefined : args[args.indexOf(input) + 1];
+    return after ? sideEffecting(`\`xxd … ${after.text}\` is the file xxd writes its output to (xxd reads no option after its input file)`) : v;
+  },
   tree: (args) => scan("tree", args, { short: { o: "writes", R: "writes" }, shortValued: "LPIHT", longValued: ["charset", "filelimit", "timefmt", "sort", "fromfile"], prefixes: false }),
   // -z/-Z look inside compressed files by running decompressors found through PATH.
   file: (args) => scan("file", args, { short: { C: "writes", z: "runs", Z: "runs" }, long: { compile: "writes", uncompress: "runs", "uncompress-noreport": "runs" }, shortValued: "emfFP", longValued: ["magic-file", "files-from", "separator", "exclude", "exclude-quiet", "parameter"] }),
@@ -202,13 +209,15 @@ export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict
  * another command with its own arguments): `env -u X git log` runs `git log`. Checks that judge
  * a command by where it runs — its repository's configuration, PATH — apply to this one too.
  */
-export function innermostCommand(name: string, args: readonly Arg[]): { name: string; args: readonly Arg[] } {
-  let current = { name, args };
+export function innermostCommand(name: string, args: readonly Arg[]): { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } {
+  let current: { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } = { name, args };
   for (let depth = 0; depth < 16; depth++) {
     const base = current.name.includes("/") ? SYSTEM_PATH.exec(current.name)?.[1] : current.name;
-    const inner = base === "env" ? envCommand(current.args) : base === "xargs" ? xargsCommand(current.args) : undefined;
+    const inner: { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } | undefined = base === "env" ? envCommand(current.args) : base === "xargs" ? xargsCommand(current.args) : undefined;
     if (!inner) return current;
-    current = inner;
+    // `env -C DIR` moves the commands it runs: the directories add up along the chain.
+    const chdirs = [...(current.chdirs ?? []), ...(inner.chdirs ?? [])];
+    current = { name: inner.name, args: inner.args, ...(chdirs.length > 0 ? { chdirs } : {}) };
   }
   return current;
 }

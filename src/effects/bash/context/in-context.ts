@@ -7,8 +7,8 @@
  * Called for each simple command the text already found read-only; answers a verdict to combine
  * with it (`worse`), or `undefined` when the surroundings change nothing. Never throws.
  */
-import { readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { classifyCommand, innermostCommand } from "../commands.js";
 import { undecidable, worse, type Arg, type BashVerdict } from "../verdict.js";
 import { entryKey, type ConfigEntry } from "./config-syntax.js";
@@ -73,21 +73,48 @@ export class ContextScope {
       else this.lost = "`cd -` with no OLDPWD";
       return;
     }
-    if (target === "" || target === "~") {
+    // Not `~`: `expandTilde` has made an unquoted one HOME, so a `~` left here names a directory `~`.
+    if (target === "") {
       if (env.HOME) this.cwds.add(resolve(env.HOME));
       else this.lost = "`cd` with no HOME";
       return;
     }
+    // `cd` is logical (`l/..` is `.`) but `cd -P`, and `cd` when the logical path fails, are physical: both.
     if (isAbsolute(target)) {
       this.cwds.add(resolve(target));
+      this.cwds.add(physicalPath("/", target));
       return;
     }
-    for (const base of bases) this.cwds.add(resolve(base, target));
+    for (const base of bases) {
+      this.cwds.add(resolve(base, target));
+      this.cwds.add(physicalPath(base, target));
+    }
     // CDPATH entries are searched before the current directory for a name not starting with `.`.
     if (env.CDPATH && !/^\.\.?(?:\/|$)/.test(target)) {
       for (const entry of env.CDPATH.split(":")) for (const base of bases) this.cwds.add(resolve(base, entry || ".", target));
     }
   }
+}
+
+/**
+ * `target` from `base` as chdir(2) finds it, which `resolve` does not: the kernel takes `..`
+ * after a symbolic link from the link's target (`l/..` with `l -> evil/sub` is `evil`), where
+ * `resolve` drops the link. git -C, env -C and `cd -P` move this way.
+ */
+export function physicalPath(base: string, target: string): string {
+  let at = isAbsolute(target) ? "/" : resolve(base);
+  for (const part of target.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      try {
+        at = realpathSync(at);
+      } catch {
+        // A directory that does not exist: chdir fails there, and the lexical parent stands.
+      }
+      at = dirname(at);
+    } else at = join(at, part);
+  }
+  return at;
 }
 
 /** Start a scope for one command line. */
@@ -99,14 +126,17 @@ const SYSTEM_PATH = /^\/(?:usr\/(?:local\/)?)?s?bin\/([^/]+)$/;
 
 /**
  * An argument as the shell passes it, tilde expanded: an unquoted leading `~` or `~/` is HOME;
- * `~user`, `~+`, `~-` are not worked out (`undefined`, like a computed value).
+ * `~user`, `~+`, `~-` are not worked out (`undefined`, like a computed value). Bash expands a
+ * tilde prefix (up to the first unquoted `/`) only when none of it is quoted: `~''`, `~""/x`,
+ * `''~` and `"~"` name a directory `~`, not HOME; a prefix with a quote in it is not worked out.
  */
 function expandTilde(arg: Arg, env: Readonly<Record<string, string | undefined>>): string | undefined {
   const value = arg.value;
   // `text` is the word as written (in backticks for messages): a leading ~ there is unquoted.
   const written = arg.text.replace(/^`/, "");
-  if (value === undefined || !value.startsWith("~") || !written.startsWith("~")) return value;
-  if (value !== "~" && !value.startsWith("~/")) return undefined;
+  if (value === undefined || !value.startsWith("~")) return value;
+  if (!written.startsWith("~")) return value; // a quoted tilde: no expansion
+  if (!/^~(?:\/|`$)/.test(written)) return undefined;
   return env.HOME ? join(env.HOME, value.slice(1)) : undefined;
 }
 
@@ -117,14 +147,35 @@ export function classifyInContext(name: string, args: readonly Arg[], scope: Con
     // `env … git log` and `xargs git grep` run git here too, found through the same PATH.
     const inner = innermostCommand(name, args);
     if (inner.name === name || inner.name === "cd" || inner.name === "pushd") return outer;
-    const nested = judge(inner.name, inner.args, scope);
+    // `env -C DIR git status` runs git, and finds its repository and relative PATH entries, in DIR.
+    const here = inner.chdirs ? movedScope(scope, inner.chdirs) : scope;
+    if (here === undefined) return undecidable(`\`${name}\` moves to a directory proctor cannot tell before it runs \`${inner.name}\``);
+    const nested = judge(inner.name, inner.args, here, true);
     return outer && nested ? worse(outer, nested) : outer ?? nested;
   } catch (error) {
     return undecidable(`proctor could not inspect the command's surroundings (${(error as Error).message})`);
   }
 }
 
-function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
+/** A scope for a command run after `env -C` moves, from every directory the line may be in; `undefined` when a move is unknowable. */
+function movedScope(scope: ContextScope, chdirs: readonly Arg[]): ContextScope | undefined {
+  const moved = new ContextScope({ cwd: "/", env: scope.env });
+  moved.cwds.clear();
+  if (scope.lost) moved.lost = scope.lost;
+  for (const cwd of scope.cwds) {
+    let dir = cwd;
+    for (const c of chdirs) {
+      const target = expandTilde(c, scope.env);
+      if (target === undefined) return undefined;
+      dir = physicalPath(dir, target);
+    }
+    moved.cwds.add(dir);
+  }
+  return moved;
+}
+
+/** `exec`: run by `env` or `xargs`, which find it on PATH even when Bash has a builtin of that name. */
+function judge(name: string, args: readonly Arg[], scope: ContextScope, exec = false): BashVerdict | undefined {
   const command = name.includes("/") ? SYSTEM_PATH.exec(name)?.[1] ?? name : name;
   if (command === "cd" || command === "pushd") {
     const afterDashes = args.findIndex((a) => a.value === "--");
@@ -140,7 +191,7 @@ function judge(name: string, args: readonly Arg[], scope: ContextScope): BashVer
     if (v) verdict = verdict ? worse(verdict, v) : v;
   };
   note(checkStartupFile(scope));
-  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled())));
+  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled()), exec));
   if (command === "git") note(classifyGitInContext(args, scope));
   if (command === "rg") note(classifyRipgrepInContext(args, scope));
   return verdict;
@@ -163,18 +214,23 @@ function checkStartupFile(scope: ContextScope): BashVerdict | undefined {
 function classifyRipgrepInContext(args: readonly Arg[], scope: ContextScope): BashVerdict | undefined {
   const file = scope.env.RIPGREP_CONFIG_PATH;
   if (!file) return undefined;
-  const [cwd] = scope.cwds;
-  if (cwd === undefined) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative to a directory proctor cannot tell`);
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, file), "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    return undecidable(`cannot read RIPGREP_CONFIG_PATH ${file}, whose arguments rg would add (${(error as Error).message})`);
+  // A relative path is read from the directory rg runs in: every one a `cd` may have led to.
+  if (!isAbsolute(file) && scope.lost) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative, and ${scope.lost} leaves unknown which directory rg reads it from`);
+  const paths = new Set([...scope.cwds].map((cwd) => resolve(cwd, file)));
+  if (paths.size === 0) return undecidable(`RIPGREP_CONFIG_PATH ${file} is relative to a directory proctor cannot tell`);
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      return undecidable(`cannot read RIPGREP_CONFIG_PATH ${file}, whose arguments rg would add (${(error as Error).message})`);
+    }
+    const extra = text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).map((l) => ({ value: l.trim(), text: l.trim() }));
+    const v = classifyCommand("rg", [...extra, ...args]);
+    if (v.effect !== "read-only") return { effect: v.effect === "side-effecting" ? "undecidable" : v.effect, reason: `RIPGREP_CONFIG_PATH (${file}) adds arguments: ${v.reason}` };
   }
-  const extra = text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).map((l) => ({ value: l.trim(), text: l.trim() }));
-  const v = classifyCommand("rg", [...extra, ...args]);
-  return v.effect === "read-only" ? undefined : { effect: v.effect === "side-effecting" ? "undecidable" : v.effect, reason: `RIPGREP_CONFIG_PATH (${file}) adds arguments: ${v.reason}` };
+  return undefined;
 }
 
 const GLOBAL_VALUED = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix"]);
@@ -225,11 +281,11 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
     return undecidable(`\`git ${sub}\` would run a program here: the environment sets ${e.name} (${e.runs}; ${e.doc})`);
   }
   for (const cwd of scope.cwds) {
-    const start = dirs.reduce((at, d) => (d === "" ? at : resolve(at, d)), cwd);
+    const start = dirs.reduce((at, d) => (d === "" ? at : physicalPath(at, d)), cwd);
     // `--bare` makes the starting directory the git directory unless GIT_DIR names one.
     const dir = gitDir ?? env.GIT_DIR ?? (bare ? "." : undefined);
     const tree = workTree ?? env.GIT_WORK_TREE;
-    const location: GitLocation = { start, ...(dir ? { gitDir: resolve(start, dir) } : {}), ...(tree ? { workTree: resolve(start, tree) } : {}) };
+    const location: GitLocation = { start, ...(dir ? { gitDir: physicalPath(start, dir) } : {}), ...(tree ? { workTree: physicalPath(start, tree) } : {}) };
     const config = readEffectiveConfig(location, env);
     if ("error" in config) return undecidable(`cannot tell what \`git ${sub}\` would run here: ${config.error}`);
     const found = checkEntries(sub, rest, config.entries) ?? checkHooks(sub, config.entries, config.repositories, env);

@@ -71,10 +71,11 @@ function isExecutableFile(path: string): boolean {
  * Is finding `name` on `path` safe from directories the command's surroundings control? Checks
  * every entry up to (and including) the one where the shell would find it; `undefined` when safe.
  * `controlled` gives the directories the repository controls (start directories and work trees);
- * `undefined` when unknown, and then any writable entry is.
+ * `undefined` when unknown, and then any writable entry is. `exec`: the name is run by a program
+ * (`env echo`, `xargs` and its implicit `echo`) through execvp, where no builtin stands in.
  */
-export function checkPathLookup(name: string, path: string | undefined, controlled: () => readonly string[] | undefined): BashVerdict | undefined {
-  if (name.includes("/") || BUILTINS.has(name) || path === undefined) return undefined;
+export function checkPathLookup(name: string, path: string | undefined, controlled: () => readonly string[] | undefined, exec = false): BashVerdict | undefined {
+  if (name.includes("/") || (!exec && BUILTINS.has(name)) || path === undefined) return undefined;
   for (const entry of path.split(delimiter)) {
     if (entry === "" || !isAbsolute(entry)) {
       return undecidable(`PATH holds the relative entry ${JSON.stringify(entry)}, so \`${name}\` could be a program in the directory the command runs in`);

@@ -53,16 +53,19 @@ const ENV: Grammar = {
 /**
  * The command `env ARGS` runs, with its arguments, when the arguments read soundly and every
  * assignment is inert; `undefined` otherwise (or when env only prints). For checks that look at
- * the command itself, such as its repository's configuration.
+ * the command itself, such as its repository's configuration; `chdirs` are the directories
+ * `-C`/`--chdir` moves to first, in order (the command runs, and finds its repository, there).
  */
-export function envCommand(args: readonly Arg[]): { name: string; args: readonly Arg[] } | undefined {
+export function envCommand(args: readonly Arg[]): { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } | undefined {
   const parsed = parseArgs(ENV, args);
   if (parsed.verdict) return undefined;
   const rest = parsed.operands;
   let k = rest[0]?.value === "-" ? 1 : 0;
   while (k < rest.length && (rest[k]?.value?.indexOf("=") ?? -1) > 0) k++;
   const command = rest[k];
-  return command?.value === undefined ? undefined : { name: command.value, args: rest.slice(k + 1) };
+  if (command?.value === undefined) return undefined;
+  const chdirs = parsed.options.filter((o) => o.id === "chdir").map((o) => o.value ?? { value: undefined, text: o.spelling });
+  return { name: command.value, args: rest.slice(k + 1), ...(chdirs.length > 0 ? { chdirs } : {}) };
 }
 
 /**
