@@ -100,7 +100,7 @@ function uninstall(s: LiveState): void {
 export function trackRun(run: RunProcesses): void {
   install(state);
   state.runs.set(run.pgid, run);
-  supervise(`+g ${run.pgid} ${run.tag}`);
+  supervise(`+g ${run.pgid} ${run.tag}${run.since === undefined ? "" : ` ${run.since}`}`);
 }
 
 /** The run's processes are gone: stop tracking them. */

@@ -184,3 +184,71 @@ setInterval(() => {}, 1000);
     );
   }, 180_000);
 });
+
+describe.runIf(process.platform === "linux")("the leader check", () => {
+  const live = path.resolve(import.meta.dirname, "../../dist/harness/process/live.js");
+  const group = path.resolve(import.meta.dirname, "../../dist/harness/process/group.js");
+  const state = (pid: number) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    } catch {
+      return "gone";
+    }
+  };
+  const startOf = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+  };
+
+  it("still kills the group of a leader that exited unreaped when its driver died (an empty environment, the same start time)", async () => {
+    // The leader starts a member that drops the environment (so no tag sweep finds it), then exits; the driver, busy, never reaps it.
+    const driver = path.join(root, "zombie-driver.mjs");
+    writeFileSync(
+      driver,
+      `import { spawn } from "node:child_process";
+import { trackRun } from ${JSON.stringify(live)};
+import { startTimeOf } from ${JSON.stringify(group)};
+const tag = process.argv[2];
+const leader = spawn("/bin/sh", ["-c", "env -i sleep 300 & echo $!; exec sleep 0.3"], { detached: true, stdio: ["ignore", "pipe", "ignore"], env: { PATH: process.env.PATH, PROCTOR_RUN_TAG: tag } });
+trackRun({ pgid: leader.pid, tag, since: startTimeOf(leader.pid) });
+leader.stdout.once("data", (d) => {
+  process.stdout.write(JSON.stringify({ leader: leader.pid, member: Number(String(d).trim()) }) + "\\n", () => { for (;;); });
+});
+`,
+    );
+    const child = spawn(process.execPath, [driver, `${process.pid}zombie`], { stdio: ["ignore", "pipe", "inherit"] });
+    const [line] = (await once(child.stdout!, "data")) as [Buffer];
+    const { leader: leaderPid, member } = JSON.parse(line.toString()) as { leader: number; member: number };
+    try {
+      const until = Date.now() + 5_000;
+      while (state(leaderPid) !== "Z" && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(state(leaderPid)).toBe("Z");
+      child.kill("SIGKILL");
+      await once(child, "exit");
+      const deadline = Date.now() + 10_000;
+      while (!["gone", "Z"].includes(state(member)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(state(member)).toMatch(/^(gone|Z)$/);
+    } finally {
+      if (!["gone", "Z"].includes(state(member))) process.kill(member, "SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  }, 30_000);
+
+  it("signals a group whose leader started when the driver said, and never one whose leader started at another time", async () => {
+    // Leaders without the tag: only the start time can vouch for them.
+    const ours = spawn("sleep", ["30"], { detached: true, stdio: "ignore", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    const reused = spawn("sleep", ["30"], { detached: true, stdio: "ignore", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    try {
+      const oursExit = once(ours, "exit");
+      const supervisor = spawn("/bin/sh", ["-c", SUPERVISOR_PROGRAM, "proctor-supervisor", "0", "proctor-supervisor-of=test"], { stdio: ["pipe", "ignore", "ignore"], env: {} });
+      supervisor.stdin!.end(`+g ${ours.pid} t${process.pid}a ${startOf(ours.pid!)}\n+g ${reused.pid} t${process.pid}b ${Number(startOf(reused.pid!)) + 1}\n`);
+      await once(supervisor, "exit");
+      await Promise.race([oursExit, new Promise((r) => setTimeout(r, 5_000))]);
+      expect(alive(ours)).toBe(false);
+      expect(alive(reused)).toBe(true);
+    } finally {
+      for (const c of [ours, reused]) if (alive(c)) c.kill("SIGKILL");
+    }
+  }, 30_000);
+});
