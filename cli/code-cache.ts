@@ -133,6 +133,10 @@ function writeCache(script: Script, cacheFile: string): void {
     renameSync(temporary, cacheFile);
   } catch {
     // A read-only install: the next run compiles the bundle again, nothing else changes.
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Something else holds that name (a directory): not ours to remove, and no reason to fail the command at its exit.
+    }
   }
 }

@@ -108,6 +108,16 @@ describe("the code cache", () => {
     expect(readdirSync(path.dirname(off))).toEqual(["command.cjs"]);
   });
 
+  it("runs the same, exit code and all, when its temp file's name is taken by a directory", () => {
+    const file = commandFile();
+    const runner = `import { mkdirSync } from "node:fs";
+      import { codeCacheFile, runCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
+      mkdirSync(codeCacheFile(process.argv[1]) + "." + process.pid + ".tmp");
+      runCommonJs(process.argv[1]);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", runner, file], { encoding: "utf8" });
+    expect({ stdout: r.stdout, stderr: r.stderr, status: r.status }).toEqual({ stdout: EXPECTED(file), stderr: "", status: 0 });
+  });
+
   it("the bin leaves a cache that its next start accepts, after a command that loaded the shell parser", () => {
     const command = path.join(root, "dist/cli/standalone/bash-effect.cjs");
     const cache = codeCacheFile(command) ?? "";
