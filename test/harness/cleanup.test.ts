@@ -47,6 +47,8 @@ const end = () => {
   else if (how === "return") process.exitCode = 5;
   else process.kill(process.pid, how);
 };
+// Busy until the signal ends it, as a driver is: a signal raised by the last timer of a process about to end anyway is dropped by Node.
+if (how.startsWith("SIG")) setInterval(() => {}, 1000);
 if (delay === 0) end();
 else setTimeout(end, delay);
 `,
