@@ -9,9 +9,12 @@
  * file), and simply not written where the install is read-only. `PROCTOR_COMPILE_CACHE=0` turns it
  * off (plain `require`). V8 checks a cache against its source's length only, so the name carries the
  * bundle's content hash from the build (`build-ids.json` beside it): a cache left from another
- * build is never offered for this one.
+ * build is never offered for this one. Nor does V8 check the cache's own bytes (a damaged one can
+ * crash the process), so the file starts with a SHA-256 of the rest, and only a regular file of
+ * sane size whose digest matches is offered at all.
  */
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Script } from "node:vm";
@@ -29,14 +32,17 @@ function buildIdOf(file: string): string {
   const dir = path.dirname(file);
   let ids = manifests.get(dir);
   if (ids === undefined) {
+    let parsed: unknown;
     try {
-      ids = JSON.parse(readFileSync(path.join(dir, BUILD_IDS), "utf8")) as Record<string, string>;
+      parsed = JSON.parse(readFileSync(path.join(dir, BUILD_IDS), "utf8"));
     } catch {
-      ids = {};
+      parsed = undefined;
     }
+    // A damaged manifest (`null`, a list, a number) names no build: the file's own stat does.
+    ids = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
     manifests.set(dir, ids);
   }
-  const id = ids[path.basename(file)];
+  const id = Object.hasOwn(ids, path.basename(file)) ? ids[path.basename(file)] : undefined;
   if (typeof id === "string" && /^[0-9a-f]{8,64}$/.test(id)) return id;
   const stat = statSync(file);
   return `${stat.size}-${stat.ino}-${Math.trunc(stat.mtimeMs)}`;
@@ -68,12 +74,7 @@ export function requireCommonJs(file: string): unknown {
     loaded.set(file, exports);
     return exports;
   }
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache yet.
-  }
+  const cachedData = readCodeCache(cacheFile);
   const script = compileCommonJs(file, cachedData);
   if (cachedData === undefined || script.cachedDataRejected === true) {
     // After the run, so the cache holds the functions this command compiled, not only the top level.
@@ -86,6 +87,37 @@ export function requireCommonJs(file: string): unknown {
   return module.exports;
 }
 
+const DIGEST = 32;
+/** Far above any bundle's cache (about a megabyte): a bigger file is not one this code wrote. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+const digestOf = (data: Uint8Array) => createHash("sha256").update(data).digest();
+
+/**
+ * The V8 code cache stored in `cacheFile`, or `undefined` when there is none this code wrote intact:
+ * absent, not a regular file (a directory, a FIFO, a link to a device — opened without blocking,
+ * never read), oversized, or failing its digest.
+ */
+export function readCodeCache(cacheFile: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined; // No cache yet.
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size <= DIGEST || stat.size > MAX_CACHE_BYTES) return undefined;
+    const stored = readFileSync(fd);
+    const data = stored.subarray(DIGEST);
+    return digestOf(data).equals(stored.subarray(0, DIGEST)) ? data : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `file` compiled as a CommonJS module body, with `cachedData` offered to V8 (see `cachedDataRejected`). */
 export function compileCommonJs(file: string, cachedData?: Buffer): Script {
   // The wrapper keeps the file's line numbers: stack traces point where they would under require.
@@ -96,10 +128,15 @@ export function compileCommonJs(file: string, cachedData?: Buffer): Script {
 function writeCache(script: Script, cacheFile: string): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, script.createCachedData());
+    const data = script.createCachedData();
+    writeFileSync(temporary, Buffer.concat([digestOf(data), data]));
     renameSync(temporary, cacheFile);
   } catch {
     // A read-only install: the next run compiles the bundle again, nothing else changes.
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Something else holds that name (a directory): not ours to remove, and no reason to fail the command at its exit.
+    }
   }
 }

@@ -56,7 +56,15 @@ function supervise(line: string): void {
 function cleanupNow(s: LiveState): void {
   for (const run of s.runs.values()) killRunNow(run);
   s.runs.clear();
-  for (const dir of s.dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of s.dirs) {
+    // One dir that cannot go (a file marked immutable, a mount inside) must not keep the others,
+    // nor turn the exit into a crash with a stack trace and another exit code.
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      process.stderr.write(`proctor: could not remove the temp dir ${dir} (${error instanceof Error ? error.message : String(error)}); remove it by hand\n`);
+    }
+  }
   s.dirs.clear();
   s.supervisor?.send("bye");
 }
@@ -100,7 +108,7 @@ function uninstall(s: LiveState): void {
 export function trackRun(run: RunProcesses): void {
   install(state);
   state.runs.set(run.pgid, run);
-  supervise(`+g ${run.pgid} ${run.tag}`);
+  supervise(`+g ${run.pgid} ${run.tag}${run.since === undefined ? "" : ` ${run.since}`}`);
 }
 
 /** The run's processes are gone: stop tracking them. */

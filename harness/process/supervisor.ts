@@ -10,9 +10,13 @@ import type { Writable } from "node:stream";
 /**
  * The supervisor's program, a POSIX shell script: it starts in about a millisecond, where a node
  * process would spend a tenth of a second of CPU booting beside the agent CLI it guards. Lines on
- * stdin: `+g <pgid> <tag>`, `-g <pgid>`, `+d <dir>`, `-d <dir>`, `bye` (a clean exit: the driver
- * cleaned up itself). Before a group kill it checks that the leader pid, if it still exists,
- * carries the tag — a reused pid is never signalled. Tagged processes are found by their
+ * stdin: `+g <pgid> <tag> [<start>]`, `-g <pgid>`, `+d <dir>`, `-d <dir>`, `bye` (a clean exit: the
+ * driver cleaned up itself). Before a group kill it checks that the leader pid, if it still exists,
+ * is the run's leader — it carries the tag, or it started at `<start>` (clock ticks after boot, as
+ * /proc/<pid>/stat says, readable where the environment may not be): a leader that exited and was
+ * never reaped (its parent, the driver, died first, and no init reaps orphans) has an empty
+ * environment, yet holds its pid, so its group is still the run's. A reused pid is never
+ * signalled, even one whose environment cannot be read. Tagged processes are found by their
  * environment in /proc (where there is none, the group kill is all there is). The lists are
  * newline-framed strings (`\n<entry>\n…`): paths and tags never hold a newline, since the
  * protocol itself is one line per message. Argument 1 is the grace between SIGTERM and SIGKILL,
@@ -43,11 +47,22 @@ tagged() {
     [ "$pid" = "$$" ] || echo "$pid"
   done
 }
+leader_is_ours() {
+  [ -e "/proc/$1" ] || return 0
+  grep -qzxF -- "PROCTOR_RUN_TAG=$2" "/proc/$1/environ" 2>/dev/null
+  found=$?
+  [ $found != 0 ] || return 0
+  if [ -z "$3" ]; then [ $found = 2 ]; return; fi
+  want=$3
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  saved=$IFS; IFS=' '; set -- \${stat##*") "}; IFS=$saved
+  [ "\${20}" = "$want" ]
+}
 signal_all() {
   for entry in $groups; do
-    pgid=\${entry%% *}; tag=\${entry#* }
-    grep -qzxF -- "PROCTOR_RUN_TAG=$tag" "/proc/$pgid/environ" 2>/dev/null
-    [ $? = 1 ] || kill -s "$1" -- "-$pgid" 2>/dev/null
+    pgid=\${entry%% *}; tag=\${entry#* }; since=\${tag#* }; tag=\${tag%% *}
+    [ "$since" != "$tag" ] || since=
+    leader_is_ours "$pgid" "$tag" "$since" && kill -s "$1" -- "-$pgid" 2>/dev/null
     for pid in $(tagged "$tag"); do kill -s "$1" "$pid" 2>/dev/null; done
   done
 }

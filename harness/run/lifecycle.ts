@@ -173,10 +173,17 @@ export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun
     );
     result.failure = failure;
     if (!reject) return result;
-    await result.cleanup();
+    // A root that cannot be removed stays tracked (the exit hook tries again, and says so): the run's failure is still the answer.
+    await result.cleanup().catch(() => undefined);
     throw failure;
   } catch (error) {
-    if (!(error instanceof HarnessError) && !keep) removeRunDirs(dirs.root);
+    if (!(error instanceof HarnessError) && !keep) {
+      try {
+        removeRunDirs(dirs.root);
+      } catch {
+        // Still tracked: the exit hook tries again. The error that stopped the run is the one to report.
+      }
+    }
     throw error;
   } finally {
     mockRun?.remove();

@@ -24,10 +24,10 @@ export interface RunDirs {
   readonly mcpServers: readonly string[];
 }
 
-/** Remove a run's temp root now. */
+/** Remove a run's temp root now; one that cannot be removed stays tracked, for the exit hook and the supervisor. */
 export function removeRunDirs(root: string): void {
-  untrackDir(root);
   rmSync(root, { recursive: true, force: true });
+  untrackDir(root);
 }
 
 /**

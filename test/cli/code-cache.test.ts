@@ -3,11 +3,12 @@
  * never change what runs: a missing, damaged, stale or unwritable cache means a plain compile, and
  * the cache written after a run is one V8 accepts.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { codeCacheFile } from "../../cli/code-cache.js";
 import { CLI } from "../helpers/cli.js";
@@ -28,11 +29,12 @@ function runThroughCache(file: string, env: Record<string, string> = {}): string
  */
 function cacheState(file: string): string {
   const probe = `
-    import { readFileSync } from "node:fs";
-    import { codeCacheFile, compileCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
-    let data;
-    try { data = readFileSync(codeCacheFile(process.argv[1])); } catch { console.log("absent"); process.exit(0); }
-    console.log(compileCommonJs(process.argv[1], data).cachedDataRejected === true ? "rejected" : "accepted");`;
+    import { existsSync } from "node:fs";
+    import { codeCacheFile, compileCommonJs, readCodeCache } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
+    const cache = codeCacheFile(process.argv[1]);
+    if (!existsSync(cache)) { console.log("absent"); process.exit(0); }
+    const data = readCodeCache(cache);
+    console.log(data === undefined || compileCommonJs(process.argv[1], data).cachedDataRejected === true ? "rejected" : "accepted");`;
   return execFileSync(process.execPath, ["--input-type=module", "-e", probe, file], { encoding: "utf8" }).trim();
 }
 
@@ -106,6 +108,16 @@ describe("the code cache", () => {
     expect(readdirSync(path.dirname(off))).toEqual(["command.cjs"]);
   });
 
+  it("runs the same, exit code and all, when its temp file's name is taken by a directory", () => {
+    const file = commandFile();
+    const runner = `import { mkdirSync } from "node:fs";
+      import { codeCacheFile, runCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
+      mkdirSync(codeCacheFile(process.argv[1]) + "." + process.pid + ".tmp");
+      runCommonJs(process.argv[1]);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", runner, file], { encoding: "utf8" });
+    expect({ stdout: r.stdout, stderr: r.stderr, status: r.status }).toEqual({ stdout: EXPECTED(file), stderr: "", status: 0 });
+  });
+
   it("the bin leaves a cache that its next start accepts, after a command that loaded the shell parser", () => {
     const command = path.join(root, "dist/cli/standalone/bash-effect.cjs");
     const cache = codeCacheFile(command) ?? "";
@@ -117,4 +129,120 @@ describe("the code cache", () => {
     run();
     expect(statSync(cache).ino).toBe(written);
   });
+});
+
+/**
+ * Hostile caches and manifests on a copy of the built CLI (the checkout's own dist is left alone):
+ * whatever lies where the cache or build-ids.json should be, `proctor gate` answers exactly as
+ * with the cache off, and no temp file is left.
+ */
+describe("the bin, whatever lies where its cache should be", () => {
+  const copy = path.join(dir, "dist-copy");
+  cpSync(path.join(root, "dist/cli"), copy, { recursive: true });
+  const bin = path.join(copy, "proctor.cjs");
+  const standalone = path.join(copy, "standalone");
+  const gate = path.join(standalone, "gate.cjs");
+  const cacheOf = (file: string) => codeCacheFile(file) ?? "";
+  const clear = () => {
+    for (const f of readdirSync(standalone)) if (f.endsWith(".cache") || f.endsWith(".tmp")) rmSync(path.join(standalone, f), { recursive: true, force: true });
+  };
+  clear();
+  const input = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "rm -rf build" }, cwd: dir });
+  const args = [bin, "gate", "--rung", "manual", "--purity", "pure"];
+  const run = (env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, args, { input, encoding: "utf8", timeout: 30_000, env: { ...process.env, ...env } });
+    return { stdout: r.stdout, stderr: r.stderr, status: r.status, signal: r.signal };
+  };
+  const runAsync = () =>
+    new Promise<{ stdout: string; status: number | null }>((resolve) => {
+      const child = execFile(process.execPath, args, { encoding: "utf8", timeout: 30_000 }, (error, stdout) => resolve({ stdout, status: error ? ((error as { code?: number }).code ?? -1) : 0 }));
+      child.stdin?.end(input);
+    });
+  const baseline = run({ PROCTOR_COMPILE_CACHE: "0" });
+  const tmpLeft = () => readdirSync(standalone).filter((f) => f.endsWith(".tmp"));
+
+  it("the baseline is a real answer", () => {
+    expect(baseline.status).toBe(0);
+    expect(baseline.stdout).toContain('"permissionDecision":"deny"');
+  });
+
+  it("answers the same for a cache that is empty, cut short, garbage, huge, a directory, a FIFO, a link to /dev/zero or to another command's cache", () => {
+    const good = () => {
+      clear();
+      expect(run()).toEqual(baseline);
+      return readFileSync(cacheOf(gate));
+    };
+    const valid = good();
+    // Another command's cache: the checkout's own bin writes one (its copy here lacks node_modules for the shell parser).
+    execFileSync(process.execPath, [CLI, "bash-effect", "ls"], { encoding: "utf8" });
+    const other = cacheOf(path.join(root, "dist/cli/standalone/bash-effect.cjs"));
+    const hostile: Record<string, (cache: string) => void> = {
+      empty: (c) => writeFileSync(c, ""),
+      truncated: (c) => writeFileSync(c, valid.subarray(0, valid.length >> 1)),
+      garbage: (c) => writeFileSync(c, Buffer.alloc(valid.length, 0x5a)),
+      huge: (c) => {
+        writeFileSync(c, valid);
+        truncateSync(c, 200 * 1024 * 1024); // sparse: costs no disk
+      },
+      directory: (c) => mkdirSync(c),
+      fifo: (c) => execFileSync("mkfifo", [c]),
+      "link to /dev/zero": (c) => symlinkSync("/dev/zero", c),
+      "link to another command's cache": (c) => symlinkSync(other, c),
+    };
+    for (const [name, make] of Object.entries(hostile)) {
+      clear();
+      make(cacheOf(gate));
+      expect({ name, ...run() }).toEqual({ name, ...baseline });
+      expect(tmpLeft()).toEqual([]);
+      // Where the cache could be replaced, the next run has a good one.
+      if (name !== "directory") expect({ name, ...run() }).toEqual({ name, ...baseline });
+    }
+    expect(readFileSync(other).length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("answers the same from a cache with flipped bits, and replaces it (V8 itself does not check the bytes)", () => {
+    clear();
+    expect(run()).toEqual(baseline);
+    const valid = readFileSync(cacheOf(gate));
+    fc.assert(
+      fc.property(fc.array(fc.record({ at: fc.nat(valid.length - 1), bit: fc.nat(7) }), { minLength: 1, maxLength: 16 }), (flips) => {
+        const damaged = Buffer.from(valid);
+        for (const { at, bit } of flips) damaged[at]! ^= 1 << bit;
+        if (damaged.equals(valid)) return;
+        writeFileSync(cacheOf(gate), damaged);
+        expect(run()).toEqual(baseline);
+        expect(readFileSync(cacheOf(gate)).equals(damaged)).toBe(false);
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+
+  it("answers the same whatever build-ids.json holds, or without one", () => {
+    const manifest = path.join(standalone, "build-ids.json");
+    const original = readFileSync(manifest, "utf8");
+    try {
+      for (const text of [undefined, "", "null", "[]", "5", '"gate.cjs"', "{", '{"gate.cjs": 5}', '{"gate.cjs": "../../x"}', '{"__proto__": {"gate.cjs": "abcdef0123"}}']) {
+        clear();
+        if (text === undefined) rmSync(manifest);
+        else writeFileSync(manifest, text);
+        expect({ text, ...run() }).toEqual({ text, ...baseline });
+        expect({ text, ...run() }).toEqual({ text, ...baseline });
+        expect(tmpLeft()).toEqual([]);
+      }
+    } finally {
+      writeFileSync(manifest, original);
+    }
+  }, 120_000);
+
+  it("twenty first runs at once all answer, and leave one cache V8 accepts and no temp file", async () => {
+    clear();
+    const results = await Promise.all(Array.from({ length: 20 }, runAsync));
+    for (const r of results) expect(r).toEqual({ stdout: baseline.stdout, status: 0 });
+    expect(readdirSync(standalone).filter((f) => f.endsWith(".cache"))).toEqual([path.basename(cacheOf(gate))]);
+    expect(tmpLeft()).toEqual([]);
+    // The bin's next start accepts it: an accepted cache is left alone, a rejected one replaced.
+    const written = statSync(cacheOf(gate)).ino;
+    expect(run()).toEqual(baseline);
+    expect(statSync(cacheOf(gate)).ino).toBe(written);
+  }, 120_000);
 });
