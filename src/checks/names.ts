@@ -31,6 +31,16 @@ export function possibleToolNames(trace: Trace): Set<string> | undefined {
   return names;
 }
 
+/** `possibleToolNames(trace).has(name)`, asked without building the set. */
+function isPossibleToolName(trace: Trace, name: string): boolean {
+  return (
+    (trace.source.tools ?? []).includes(name) ||
+    (trace.source.kind === "codex" ? CODEX_TOOLS : CLAUDE_TOOLS).includes(name) ||
+    trace.toolCalls.some((c) => c.name === name) ||
+    (trace.modelRequests ?? []).some((r) => r.tools.some((t) => t.name === name))
+  );
+}
+
 /**
  * Why `name` cannot be a tool of this run, with the nearest real name ("did you mean Bash?"), or
  * `undefined` when it can be (globs, `mcp__` names and traces without an offered-tools record
@@ -38,6 +48,8 @@ export function possibleToolNames(trace: Trace): Set<string> | undefined {
  */
 export function unknownToolName(trace: Trace, name: string): string | undefined {
   if (name.includes("*") || MCP_NAME.test(name)) return undefined;
+  // The common case, a real name, without building the whole set (checks ask once per trace each).
+  if (!Array.isArray(trace.source?.tools) || isPossibleToolName(trace, name)) return undefined;
   const names = possibleToolNames(trace);
   if (!names || names.has(name)) return undefined;
   const near = nearestName(name, names);

@@ -56,7 +56,11 @@ const LOG_TYPES = new Set(["user", "assistant", "attachment", "queue-operation",
 
 /** Does this text read as a session log (rather than `claude -p` stream-json)? Looks at the first event only. */
 export function isSessionLog(text: EventText): boolean {
-  for (const raw of headOf(text, 20).split("\n", 20)) {
+  const head = headOf(text, 20);
+  // Its first event has a "sessionId" key: text without those letters (or a `\u` escape that
+  // could spell them) holds none, and need not be parsed — `proctor check` asks this of every file.
+  if (!head.includes("sessionId") && !head.includes("\\u")) return false;
+  for (const raw of head.split("\n", 20)) {
     const line = raw.trim();
     if (line === "") continue;
     try {
