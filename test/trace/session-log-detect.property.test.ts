@@ -23,8 +23,8 @@ function reference(text: string): boolean {
 }
 
 /** "sessionId" spelt plainly or with some letters as \u escapes. */
-const key = fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }).map((escape) =>
-  [..."sessionId"].map((c, i) => (escape[i] ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : c)).join(""),
+const key = fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }).map((escaped) =>
+  [..."sessionId"].map((c, i) => (escaped[i] ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : c)).join(""),
 );
 const event = fc.record({
   key: fc.oneof(key, fc.constantFrom("session_id", "sessionid", "uuid")),
