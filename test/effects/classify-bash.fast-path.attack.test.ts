@@ -30,6 +30,19 @@ function agrees(command: string, context?: BashContext): boolean {
   return true;
 }
 
+/**
+ * The oracle, then the verdicts: real bash running `command` in the context's directory runs the
+ * repository's configured program (the marker appears), and neither path calls it read-only.
+ */
+function expectRunsProgramNotReadOnly(sb: Sandbox, context: BashContext, command: string, env?: Record<string, string>): void {
+  runShell(sb, context.cwd, command, env);
+  const ran = markerExists(sb);
+  runShell(sb, sb.root, `rm -f '${sb.marker}'`);
+  expect(ran, command).toBe(true);
+  expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
+  expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+}
+
 const NAMES = ["ls", "cat", "echo", "printf", "git", "find", "sort", "sed", "grep", "head", "wc", "env", "xargs", "tee", "cd", "pushd", "set", "test", "rm", "touch", ":", "true", "jq", "awk", "uniq", "diff", "stat", "command", "type"];
 const ARGS = ["-n", "-o", "x", "f", "keep", "-delete", "-exec", "status", "log", "diff", "-C", "push", "-la", "--", "-", "-p", "-e", "-i", "-r", "-0", "-a", "PWNED", "keep/file", "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/tty", "/dev/fd/1", "/dev/stderr"];
 /** Words built from the corner cases: empty quotes, quotes next to `=`, `~`, globs and dashes, tilde forms, glob options. */
@@ -153,12 +166,7 @@ describe("git in a repository reached by a quoted tilde or env -C", () => {
     runShell(sb, context.cwd, "rm -f MARKER");
     const before = markerExists(sb);
     expect(before).toBe(false);
-    runShell(sb, context.cwd, command);
-    const ran = markerExists(sb);
-    runShell(sb, sb.root, `rm -f '${sb.marker}'`);
-    expect(ran, command).toBe(true);
-    expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
-    expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+    expectRunsProgramNotReadOnly(sb, context, command);
   });
 
   it("answers as the full path does for tilde forms of cd, git -C and env -C here", () => {
@@ -191,12 +199,7 @@ describe("builtin names run by env and xargs, with PATH through the work tree", 
   const COMMANDS = ["echo x | xargs", "xargs -a /dev/null", "printf x | xargs -0", "echo x | xargs -r", "echo | xargs -t", "env echo x", "env true", "env printf x", "env test -f x", "env pwd", "xargs -a /dev/null echo", "env -u X true", "ls | env xargs"];
 
   it.each(COMMANDS)("%s runs the repository's program under bash, and is not called read-only", (command) => {
-    runShell(sb, context.cwd, command, context.env as Record<string, string>);
-    const ran = markerExists(sb);
-    runShell(sb, sb.root, `rm -f '${sb.marker}'`);
-    expect(ran, command).toBe(true);
-    expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
-    expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+    expectRunsProgramNotReadOnly(sb, context, command, context.env as Record<string, string>);
   });
 
   it("still calls the builtins Bash runs itself read-only here", () => {
@@ -226,12 +229,7 @@ describe("git -C, env -C and cd -P through a symbolic link and ..", () => {
   const COMMANDS = ["git -C l/.. status", "env -C l/.. git status", "cd -P l/.. && git status", "git -C ./l/../ status", "git --git-dir=l/../.git status", "ls; git -C l/.. status", "cd -P l && cd .. && git status"];
 
   it.each(COMMANDS)("%s runs the repository's program under bash, and is not called read-only", (command) => {
-    runShell(sb, context.cwd, command);
-    const ran = markerExists(sb);
-    runShell(sb, sb.root, `rm -f '${sb.marker}'`);
-    expect(ran, command).toBe(true);
-    expect(fastPathVerdict(command, context)?.effect ?? "(full path)", command).not.toBe("read-only");
-    expect(explainBashFullPath(command, context).effect, command).not.toBe("read-only");
+    expectRunsProgramNotReadOnly(sb, context, command);
   });
 
   it("still calls git read-only in the clean repository", () => {
