@@ -5,17 +5,19 @@
  * input and real work, and no standalone bundle holds the code that loads a user's eval files.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { STANDALONE_COMMANDS } from "../../cli/standalone.js";
 import { CLI } from "../helpers/cli.js";
 
 const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
 const MAIN = path.join(root, "dist/cli/main.js");
 const fixture = path.join(root, "test/fixtures/transcripts/edit-write-bash-fail.jsonl");
+const dir = mkdtempSync(path.join(tmpdir(), "proctor-bin-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A run's exit code and output; stack frames (only `--debug` prints them) name the file that ran, so they are dropped. */
 function run(file: string, args: readonly string[], input = "") {
@@ -40,7 +42,7 @@ describe("the bin's routing", () => {
   it("does the same work either way: check, trace, bash-effect, gate (with a YAML policy)", () => {
     const gateEvent = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build && ls | wc -l" }, cwd: root });
     // A YAML policy with a $regex, checks with a glob: the single-file commands load their own copies of yaml, re2js and picomatch.
-    const tmp = mkdtempSync(path.join(tmpdir(), "proctor-bin-"));
+    const tmp = dir;
     const policy = path.join(tmp, "policy.yaml");
     writeFileSync(policy, 'rules:\n  - tool: Bash\n    effect: deny\n    args: { command: { $regex: "^rm\\\\s" } }\n  - tool: Write\n    effect: ask\n    args: { file_path: { $regex: "[.]md$" } }\n');
     const checks = path.join(tmp, "checks.json");
