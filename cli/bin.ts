@@ -8,14 +8,14 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCommonJs } from "./code-cache.js";
+import { requireCommonJs } from "./code-cache.js";
 import { useOneShotWasmFlags } from "./one-shot.js";
 import { STANDALONE_COMMANDS, commandNameOf } from "./standalone.js";
 
 const name = commandNameOf(process.argv.slice(2));
 if (name !== undefined && (STANDALONE_COMMANDS as readonly string[]).includes(name)) {
   useOneShotWasmFlags();
-  runCommonJs(path.join(path.dirname(fileURLToPath(import.meta.url)), "standalone", `${name}.cjs`));
+  requireCommonJs(path.join(path.dirname(fileURLToPath(import.meta.url)), "standalone", `${name}.cjs`));
 } else {
   import("./main.js").catch((error: unknown) => {
     process.stderr.write(`proctor: cannot load the CLI (${error instanceof Error ? error.message : String(error)}); reinstall proctor, or run \`npm run build\` in a checkout\n`);

@@ -54,16 +54,11 @@ export function codeCacheFile(file: string): string | undefined {
   return `${file}.${buildIdOf(file)}.${process.arch}-v8-${process.versions.v8}.cache`;
 }
 
-/** Run `file` (an absolute path) as a CommonJS module, from its code cache when V8 accepts it. */
-export function runCommonJs(file: string): void {
-  requireCommonJs(file);
-}
-
 const loaded = new Map<string, unknown>();
 
 /**
- * `require(file)` through the code cache: the module's exports, each file run once per process.
- * The single-file commands load their inlined packages (yaml, re2js, picomatch: tens of
+ * `require(file)` (an absolute path) through the code cache: the module's exports, each file run
+ * once per process. The bin runs a single-file command this way; the commands load their inlined packages (yaml, re2js, picomatch: tens of
  * milliseconds each from node_modules) this way, each from its own file and cache, when first used.
  */
 export function requireCommonJs(file: string): unknown {

@@ -8,7 +8,7 @@
  */
 import { type CommandTable, runMain } from "./dispatch.js";
 
-export const COMMANDS: CommandTable = {
+const COMMANDS: CommandTable = {
   init: { summary: "init [DIR] [--js] [--force]       write a starter eval and fixture (./evals) that runs green on the mock", load: () => import("./commands/init.js") },
   trace: { summary: "trace FILE                      print a transcript as a Trace (JSON)", load: () => import("./commands/trace.js") },
   check: { summary: "check FILE --checks C.json [--json]  evaluate checks against a transcript", load: () => import("./commands/check.js") },

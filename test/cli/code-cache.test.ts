@@ -17,9 +17,9 @@ const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-code-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `file` through the built runCommonJs in a fresh process, as the bin does. */
+/** Runs `file` through the built requireCommonJs in a fresh process, as the bin does. */
 function runThroughCache(file: string, env: Record<string, string> = {}): string {
-  const runner = `import { runCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))}; runCommonJs(process.argv[1]);`;
+  const runner = `import { requireCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))}; requireCommonJs(process.argv[1]);`;
   return execFileSync(process.execPath, ["--input-type=module", "-e", runner, file], { encoding: "utf8", env: { ...process.env, ...env } });
 }
 
@@ -111,9 +111,9 @@ describe("the code cache", () => {
   it("runs the same, exit code and all, when its temp file's name is taken by a directory", () => {
     const file = commandFile();
     const runner = `import { mkdirSync } from "node:fs";
-      import { codeCacheFile, runCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
+      import { codeCacheFile, requireCommonJs } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
       mkdirSync(codeCacheFile(process.argv[1]) + "." + process.pid + ".tmp");
-      runCommonJs(process.argv[1]);`;
+      requireCommonJs(process.argv[1]);`;
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", runner, file], { encoding: "utf8" });
     expect({ stdout: r.stdout, stderr: r.stderr, status: r.status }).toEqual({ stdout: EXPECTED(file), stderr: "", status: 0 });
   });
