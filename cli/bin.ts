@@ -9,12 +9,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { requireCommonJs } from "./code-cache.js";
-import { useOneShotWasmFlags } from "./one-shot.js";
 import { STANDALONE_COMMANDS, commandNameOf } from "./standalone.js";
 
 const name = commandNameOf(process.argv.slice(2));
 if (name !== undefined && (STANDALONE_COMMANDS as readonly string[]).includes(name)) {
-  useOneShotWasmFlags();
   requireCommonJs(path.join(path.dirname(fileURLToPath(import.meta.url)), "standalone", `${name}.cjs`));
 } else {
   import("./main.js").catch((error: unknown) => {

@@ -9,11 +9,15 @@
  * file), and simply not written where the install is read-only. `PROCTOR_COMPILE_CACHE=0` turns it
  * off (plain `require`). V8 checks a cache against its source's length only, so the name carries the
  * bundle's content hash from the build (`build-ids.json` beside it): a cache left from another
- * build is never offered for this one. Nor does V8 check the cache's own bytes (a damaged one can
- * crash the process), so the file starts with a SHA-256 of the rest, and only a regular file of
- * sane size whose digest matches is offered at all.
+ * build is never offered for this one.
+ *
+ * V8 does not check a cache's bytes (a damaged cache can crash the process), so the file holds
+ * V8's data twice and a copy that differs from its twin is damage: one memcmp, where hashing it
+ * costs milliseconds at start-up (~2 ms in JavaScript, ~5 ms to load node:crypto; V8's own
+ * checksum needs its flags set, and node:v8 costs ~3 ms to load). Flags a command sets for
+ * itself go through {@link setV8Flags}, which first takes the caches still to be written, under
+ * the flags they were read with (V8 rejects a cache made under other flags).
  */
-import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -48,13 +52,29 @@ function buildIdOf(file: string): string {
   return `${stat.size}-${stat.ino}-${Math.trunc(stat.mtimeMs)}`;
 }
 
-/** The cache file for `file` under this process's V8, or `undefined` when caching is off. */
-export function codeCacheFile(file: string): string | undefined {
-  if (process.env.PROCTOR_COMPILE_CACHE === "0") return undefined;
-  return `${file}.${buildIdOf(file)}.${process.arch}-v8-${process.versions.v8}.cache`;
+/**
+ * What every copy of this module in the process shares (the bin holds one, each single-file command
+ * another, for its vendored packages): the files run, the caches still to write, the flags set.
+ */
+interface CacheState {
+  readonly loaded: Map<string, unknown>;
+  /** Caches to write at exit; `data` is taken early when the V8 flags change before then. */
+  readonly pending: { script: Script; cacheFile: string; data?: Buffer }[];
+  /** The V8 flags set through {@link setV8Flags}, in order: part of every later cache's name. */
+  readonly flags: string[];
 }
 
-const loaded = new Map<string, unknown>();
+const STATE = Symbol.for("proctor.code-cache");
+const state: CacheState = ((globalThis as { [STATE]?: CacheState })[STATE] ??= { loaded: new Map(), pending: [], flags: [] });
+
+/** The cache file for `file` under this process's V8 and flags, or `undefined` when caching is off. */
+export function codeCacheFile(file: string): string | undefined {
+  if (process.env.PROCTOR_COMPILE_CACHE === "0") return undefined;
+  // A cache made under other flags is one V8 rejects: a script compiled after a command set its
+  // flags has its own cache, so the two kinds of start never keep replacing each other's.
+  const flags = state.flags.length === 0 ? "" : `.${flagsId(state.flags.join(" "))}`;
+  return `${file}.${buildIdOf(file)}.${process.arch}-v8-${process.versions.v8}${flags}.cache`;
+}
 
 /**
  * `require(file)` (an absolute path) through the code cache: the module's exports, each file run
@@ -62,36 +82,57 @@ const loaded = new Map<string, unknown>();
  * milliseconds each from node_modules) this way, each from its own file and cache, when first used.
  */
 export function requireCommonJs(file: string): unknown {
-  if (loaded.has(file)) return loaded.get(file);
+  if (state.loaded.has(file)) return state.loaded.get(file);
   const cacheFile = codeCacheFile(file);
   if (cacheFile === undefined) {
     const exports = createRequire(file)(file) as unknown;
-    loaded.set(file, exports);
+    state.loaded.set(file, exports);
     return exports;
   }
   const cachedData = readCodeCache(cacheFile);
   const script = compileCommonJs(file, cachedData);
   if (cachedData === undefined || script.cachedDataRejected === true) {
-    // After the run, so the cache holds the functions this command compiled, not only the top level.
-    process.once("exit", () => writeCache(script, cacheFile));
+    // Made at exit, so the cache holds the functions this command compiled, not only the top level.
+    if (state.pending.length === 0) process.once("exit", writePendingCaches);
+    state.pending.push({ script, cacheFile });
   }
   const module: { exports: unknown } = { exports: {} };
-  loaded.set(file, module.exports);
+  state.loaded.set(file, module.exports);
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, path.dirname(file));
-  loaded.set(file, module.exports);
+  state.loaded.set(file, module.exports);
   return module.exports;
 }
 
-const DIGEST = 32;
+/**
+ * Sets V8 flags for the rest of the process (`setFlagsFromString`), first taking the caches still to
+ * be written: made at exit, under the new flags, they would be rejected by the next start, which
+ * reads them before it sets any.
+ */
+export function setV8Flags(flags: string): void {
+  if (state.flags.includes(flags)) return;
+  for (const entry of state.pending) entry.data ??= entry.script.createCachedData();
+  state.flags.push(flags);
+  // Loaded here, not at start-up: node:v8 costs ~3 ms to load, and most commands set no flags.
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
+}
+
+/** A short stable name for a set of flags (32-bit FNV-1a, hex). */
+function flagsId(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** The file's own header: a tag naming this format, then the length of each of V8's two copies. */
+const TAG = 0x32636370; // "pcc2", little-endian
+const PREFIX = 8;
 /** Far above any bundle's cache (about a megabyte): a bigger file is not one this code wrote. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
-
-const digestOf = (data: Uint8Array) => createHash("sha256").update(data).digest();
 
 /**
  * The V8 code cache stored in `cacheFile`, or `undefined` when there is none this code wrote intact:
  * absent, not a regular file (a directory, a FIFO, a link to a device — opened without blocking,
- * never read), oversized, or failing its digest.
+ * never read), oversized, cut short, or with copies that differ.
  */
 export function readCodeCache(cacheFile: string): Buffer | undefined {
   let fd: number;
@@ -102,10 +143,13 @@ export function readCodeCache(cacheFile: string): Buffer | undefined {
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size <= DIGEST || stat.size > MAX_CACHE_BYTES) return undefined;
+    if (!stat.isFile() || stat.size <= PREFIX || stat.size > MAX_CACHE_BYTES) return undefined;
     const stored = readFileSync(fd);
-    const data = stored.subarray(DIGEST);
-    return digestOf(data).equals(stored.subarray(0, DIGEST)) ? data : undefined;
+    if (stored.length <= PREFIX || stored.readUInt32LE(0) !== TAG) return undefined;
+    const length = stored.readUInt32LE(4);
+    if (length === 0 || stored.length !== PREFIX + 2 * length) return undefined;
+    const data = stored.subarray(PREFIX, PREFIX + length);
+    return data.equals(stored.subarray(PREFIX + length)) ? data : undefined;
   } catch {
     return undefined;
   } finally {
@@ -120,11 +164,17 @@ export function compileCommonJs(file: string, cachedData?: Buffer): Script {
   return new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
 }
 
-function writeCache(script: Script, cacheFile: string): void {
+function writePendingCaches(): void {
+  for (const { script, cacheFile, data } of state.pending.splice(0)) writeCache(data ?? script.createCachedData(), cacheFile);
+}
+
+function writeCache(data: Buffer, cacheFile: string): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
-    const data = script.createCachedData();
-    writeFileSync(temporary, Buffer.concat([digestOf(data), data]));
+    const prefix = Buffer.alloc(PREFIX);
+    prefix.writeUInt32LE(TAG, 0);
+    prefix.writeUInt32LE(data.length, 4);
+    writeFileSync(temporary, Buffer.concat([prefix, data, data]));
     renameSync(temporary, cacheFile);
   } catch {
     // A read-only install: the next run compiles the bundle again, nothing else changes.

@@ -62,11 +62,13 @@ export async function main(argvIn: readonly string[], commands: CommandTable): P
 /** Run the command named on the command line and set the exit code; for the CLI's entry files. */
 export function runMain(commands: CommandTable): void {
   // A reader that closed the pipe (`proctor trace x | head`) is not an error.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    process.stderr.write(`proctor: cannot write the output: ${error.code ?? error.message}\n`);
-    process.exit(2);
-  });
+  whenStdoutIsMade((stdout) =>
+    stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      process.stderr.write(`proctor: cannot write the output: ${error.code ?? error.message}\n`);
+      process.exit(2);
+    }),
+  );
 
   main(process.argv.slice(2), commands).then(
     (code) => {
@@ -77,4 +79,28 @@ export function runMain(commands: CommandTable): void {
       process.exitCode = 2;
     },
   );
+}
+
+/**
+ * Runs `attach` on `process.stdout` when something first uses it, not now: Node makes the stream
+ * on first use, and for a pipe that is a `net.Socket` (~6 ms of module loading) — paid by every
+ * `proctor gate`, which writes its one line with `writeSync`, if a listener made it up front.
+ */
+function whenStdoutIsMade(attach: (stdout: NodeJS.WriteStream) => void): void {
+  const original = Object.getOwnPropertyDescriptor(process, "stdout");
+  const get = original?.get;
+  if (original === undefined || get === undefined || original.configurable !== true) {
+    attach(process.stdout);
+    return;
+  }
+  Object.defineProperty(process, "stdout", {
+    configurable: true,
+    enumerable: original.enumerable ?? true,
+    get() {
+      Object.defineProperty(process, "stdout", original);
+      const stdout = get.call(process) as NodeJS.WriteStream;
+      attach(stdout);
+      return stdout;
+    },
+  });
 }

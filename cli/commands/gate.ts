@@ -8,7 +8,7 @@
  * for a YAML policy.
  */
 import { writeSync } from "node:fs";
-import { InvalidInputError, type ProctorError, isProctorError } from "../../src/errors/proctor-error.js";
+import { InvalidInputError, isProctorError } from "../../src/errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { claudeCodeDialect, codexDialect, shellCommandOf } from "../../src/effects/dialect.js";
@@ -20,6 +20,7 @@ import { APPROVAL_RUNGS, type ApprovalRung } from "../../src/policy/rungs.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { useOneShotWasmFlags } from "../one-shot.js";
+import { readStdinWithin } from "../stdin.js";
 import type { BashVerdict } from "../../src/effects/bash/verdict.js";
 
 const USAGE =
@@ -73,38 +74,19 @@ export const GATE_STDIN_DEADLINE_MS = 5_000;
  * ProctorError (exit 2: Claude Code blocks the call), never unbounded memory or a hang.
  */
 async function readStdin(maxBytes = GATE_STDIN_MAX_BYTES, deadlineMs = GATE_STDIN_DEADLINE_MS): Promise<string> {
-  if (process.stdin.isTTY) bad("proctor gate reads Claude Code's PreToolUse hook JSON on stdin; install it as a hook, or pipe a payload in");
-  const stdin = process.stdin;
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (error?: ProctorError) => {
-      clearTimeout(timer);
-      stdin.off("data", onData);
-      stdin.off("end", onEnd);
-      stdin.off("error", onError);
-      if (error) {
-        // Stop reading: whatever is still coming is not looked at, and the process may exit.
-        stdin.destroy();
-        reject(error);
-      } else resolve(Buffer.concat(chunks).toString("utf8"));
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        done(new InvalidInputError("INVALID_INPUT", `stdin holds more than ${maxBytes >> 20} MiB; a PreToolUse hook payload is far smaller — denied (is something other than Claude Code writing to proctor gate?)`));
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => done();
-    const onError = (error: Error) => done(new InvalidInputError("INVALID_INPUT", `cannot read stdin: ${error.message}; proctor gate expects Claude Code's PreToolUse hook input`));
-    const timer = setTimeout(
-      () => done(new InvalidInputError("INVALID_INPUT", `stdin did not end within ${deadlineMs / 1000} s; denied — Claude Code writes the hook payload and closes stdin at once (pipe a payload in, or close stdin)`)),
-      deadlineMs,
-    );
-    stdin.on("data", onData);
-    stdin.once("end", onEnd);
-    stdin.once("error", onError);
-  });
+  const outcome = await readStdinWithin(maxBytes, deadlineMs);
+  if ("data" in outcome) return outcome.data.toString("utf8");
+  const failure = outcome.failure;
+  switch (failure.kind) {
+    case "tty":
+      bad("proctor gate reads Claude Code's PreToolUse hook JSON on stdin; install it as a hook, or pipe a payload in");
+    case "too-large":
+      throw new InvalidInputError("INVALID_INPUT", `stdin holds more than ${maxBytes >> 20} MiB; a PreToolUse hook payload is far smaller — denied (is something other than Claude Code writing to proctor gate?)`);
+    case "timeout":
+      throw new InvalidInputError("INVALID_INPUT", `stdin did not end within ${deadlineMs / 1000} s; denied — Claude Code writes the hook payload and closes stdin at once (pipe a payload in, or close stdin)`);
+    case "error":
+      throw new InvalidInputError("INVALID_INPUT", `cannot read stdin: ${failure.message}; proctor gate expects Claude Code's PreToolUse hook input`);
+  }
 }
 
 function readPayload(text: string): { event?: string | undefined; toolName: string; toolInput: Record<string, unknown>; cwd?: string } | { event: string } {
@@ -203,15 +185,31 @@ async function decide(values: GateValues, positionals: string[], started: number
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
   if (nowMs() - started > deadlineMs) {
-    process.stdout.write(denyAnswer(late));
+    writeAnswer(denyAnswer(late));
     return 0;
   }
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
   if (decision === undefined) return 0;
   const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
-  process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
+  writeAnswer(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
   return 0;
 }
+/**
+ * The answer on stdout, written at once: through `process.stdout` a pipe would first cost a
+ * `net.Socket` (~6 ms of module loading, once per tool call). A pipe too full to take it (its
+ * reader is not reading) gets the rest through the stream.
+ */
+function writeAnswer(text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+    process.stdout.write(bytes.subarray(written));
+  }
+}
+
 /** A monotonic clock in ms (not `performance.now()`, whose first use loads perf_hooks: a millisecond per call). */
 function nowMs(): number {
   return Number(process.hrtime.bigint() / 1_000_000n);
