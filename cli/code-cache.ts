@@ -65,7 +65,9 @@ interface CacheState {
 }
 
 const STATE = Symbol.for("proctor.code-cache");
-const state: CacheState = ((globalThis as { [STATE]?: CacheState })[STATE] ??= { loaded: new Map(), pending: [], flags: [] });
+const shared = globalThis as { [STATE]?: CacheState };
+shared[STATE] ??= { loaded: new Map(), pending: [], flags: [] };
+const state: CacheState = shared[STATE];
 
 /** The cache file for `file` under this process's V8 and flags, or `undefined` when caching is off. */
 export function codeCacheFile(file: string): string | undefined {

@@ -79,7 +79,7 @@ async function readStdin(maxBytes = GATE_STDIN_MAX_BYTES, deadlineMs = GATE_STDI
   const failure = outcome.failure;
   switch (failure.kind) {
     case "tty":
-      bad("proctor gate reads Claude Code's PreToolUse hook JSON on stdin; install it as a hook, or pipe a payload in");
+      return bad("proctor gate reads Claude Code's PreToolUse hook JSON on stdin; install it as a hook, or pipe a payload in");
     case "too-large":
       throw new InvalidInputError("INVALID_INPUT", `stdin holds more than ${maxBytes >> 20} MiB; a PreToolUse hook payload is far smaller — denied (is something other than Claude Code writing to proctor gate?)`);
     case "timeout":

@@ -5,7 +5,7 @@
  * input and real work, and no standalone bundle holds the code that loads a user's eval files.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,6 +74,16 @@ describe("the bin's routing", () => {
       // The directive prologue: only comments and blank lines may come before it.
       const firstStatement = source.split("\n").find((l) => l.trim() !== "" && !l.startsWith("//"));
       expect(firstStatement, name).toBe('"use strict";');
+    }
+  });
+
+  it("ships every bundle as ASCII (one other character makes V8 hold the whole file as two-byte text)", () => {
+    const bundles = [CLI, ...readdirSync(path.join(root, "dist/cli/standalone"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".cjs")).map((f) => path.join(root, "dist/cli/standalone", f))];
+    bundles.push(...readdirSync(path.join(root, "dist/chunks")).map((f) => path.join(root, "dist/chunks", f)), path.join(root, "dist/src/index.js"), MAIN);
+    expect(bundles.length).toBeGreaterThan(20);
+    for (const file of bundles) {
+      const offending = /[\u0080-\u{10ffff}]/u.exec(readFileSync(file, "utf8"));
+      expect(offending === null ? "ASCII" : `${JSON.stringify(offending[0])} at ${offending.index}`, path.relative(root, file)).toBe("ASCII");
     }
   });
 
