@@ -7,13 +7,12 @@
  * command runs from V8's code cache once one has been written (`code-cache.ts`).
  */
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { requireCommonJs } from "./code-cache.js";
 import { STANDALONE_COMMANDS, commandNameOf } from "./standalone.js";
 
 const name = commandNameOf(process.argv.slice(2));
 if (name !== undefined && (STANDALONE_COMMANDS as readonly string[]).includes(name)) {
-  requireCommonJs(path.join(path.dirname(fileURLToPath(import.meta.url)), "standalone", `${name}.cjs`));
+  requireCommonJs(path.join(import.meta.dirname, "standalone", `${name}.cjs`));
 } else {
   import("./main.js").catch((error: unknown) => {
     process.stderr.write(`proctor: cannot load the CLI (${error instanceof Error ? error.message : String(error)}); reinstall proctor, or run \`npm run build\` in a checkout\n`);

@@ -109,7 +109,7 @@ const COMMONJS = {
   format: "cjs",
   platform: "node",
   target: "node20",
-  define: { "import.meta.url": "import_meta_url" },
+  define: { "import.meta.url": "import_meta.url", "import.meta.dirname": "__dirname", "import.meta.filename": "__filename" },
   // A package loaded lazily is required, not imported: the launcher runs these files from V8's code
   // cache (cli/bin.ts), where a dynamic import() has no loader to call.
   supported: { "dynamic-import": false },
