@@ -59,7 +59,7 @@ function buildIdOf(file: string): string {
 interface CacheState {
   readonly loaded: Map<string, unknown>;
   /** Caches to write at exit; `data` is taken early when the V8 flags change before then. */
-  readonly pending: { script: Script; cacheFile: string; data?: Buffer }[];
+  readonly pending: { script: Script; cacheFile: string; refreshes: number; data?: Buffer }[];
   /** The V8 flags set through {@link setV8Flags}, in order: part of every later cache's name. */
   readonly flags: string[];
 }
@@ -91,12 +91,14 @@ export function requireCommonJs(file: string): unknown {
     state.loaded.set(file, exports);
     return exports;
   }
-  const cachedData = readCodeCache(cacheFile);
-  const script = compileCommonJs(file, cachedData);
-  if (cachedData === undefined || script.cachedDataRejected === true) {
-    // Made at exit, so the cache holds the functions this command compiled, not only the top level.
+  const cached = readCodeCache(cacheFile);
+  const script = compileCommonJs(file, cached?.data);
+  const accepted = cached !== undefined && script.cachedDataRejected !== true;
+  // Made at exit, so the cache holds the functions this command compiled, not only the top level;
+  // remade by the next few runs, each adding what it compiled (see REFRESHES).
+  if (!accepted || cached.refreshes < REFRESHES) {
     if (state.pending.length === 0) process.once("exit", writePendingCaches);
-    state.pending.push({ script, cacheFile });
+    state.pending.push({ script, cacheFile, refreshes: accepted ? cached.refreshes + 1 : 0 });
   }
   const module: { exports: unknown } = { exports: {} };
   state.loaded.set(file, module.exports);
@@ -125,18 +127,27 @@ function flagsId(text: string): string {
   return hash.toString(16).padStart(8, "0");
 }
 
-/** The file's own header: a tag naming this format, then the length of each of V8's two copies. */
-const TAG = 0x32636370; // "pcc2", little-endian
-const PREFIX = 8;
+/**
+ * How many runs after the first remake the cache. A cache holds the functions its run compiled,
+ * and a run compiles only what it uses: a first `proctor gate` on a Read call would leave out the
+ * shell classifier, and every later Bash call would compile it again (~4 ms). Each of the next runs
+ * writes a cache of what it loaded plus what it compiled (~3 ms once each); then it is left alone.
+ * A run that sets V8 flags (the shell parser's) contributes what it compiled before them.
+ */
+const REFRESHES = 8;
+
+/** The file's own header: a tag naming this format, the refreshes so far, the length of each of V8's two copies. */
+const TAG = 0x33636370; // "pcc3", little-endian
+const PREFIX = 12;
 /** Far above any bundle's cache (about a megabyte): a bigger file is not one this code wrote. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * The V8 code cache stored in `cacheFile`, or `undefined` when there is none this code wrote intact:
- * absent, not a regular file (a directory, a FIFO, a link to a device — opened without blocking,
- * never read), oversized, cut short, or with copies that differ.
+ * The V8 code cache stored in `cacheFile` and how often it was remade, or `undefined` when there is
+ * none this code wrote intact: absent, not a regular file (a directory, a FIFO, a link to a device —
+ * opened without blocking, never read), oversized, cut short, or with copies that differ.
  */
-export function readCodeCache(cacheFile: string): Buffer | undefined {
+export function readCodeCache(cacheFile: string): { data: Buffer; refreshes: number } | undefined {
   let fd: number;
   try {
     fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -148,10 +159,10 @@ export function readCodeCache(cacheFile: string): Buffer | undefined {
     if (!stat.isFile() || stat.size <= PREFIX || stat.size > MAX_CACHE_BYTES) return undefined;
     const stored = readFileSync(fd);
     if (stored.length <= PREFIX || stored.readUInt32LE(0) !== TAG) return undefined;
-    const length = stored.readUInt32LE(4);
+    const length = stored.readUInt32LE(8);
     if (length === 0 || stored.length !== PREFIX + 2 * length) return undefined;
     const data = stored.subarray(PREFIX, PREFIX + length);
-    return data.equals(stored.subarray(PREFIX + length)) ? data : undefined;
+    return data.equals(stored.subarray(PREFIX + length)) ? { data, refreshes: stored.readUInt32LE(4) } : undefined;
   } catch {
     return undefined;
   } finally {
@@ -167,15 +178,16 @@ export function compileCommonJs(file: string, cachedData?: Buffer): Script {
 }
 
 function writePendingCaches(): void {
-  for (const { script, cacheFile, data } of state.pending.splice(0)) writeCache(data ?? script.createCachedData(), cacheFile);
+  for (const { script, cacheFile, refreshes, data } of state.pending.splice(0)) writeCache(data ?? script.createCachedData(), refreshes, cacheFile);
 }
 
-function writeCache(data: Buffer, cacheFile: string): void {
+function writeCache(data: Buffer, refreshes: number, cacheFile: string): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
     const prefix = Buffer.alloc(PREFIX);
     prefix.writeUInt32LE(TAG, 0);
-    prefix.writeUInt32LE(data.length, 4);
+    prefix.writeUInt32LE(refreshes, 4);
+    prefix.writeUInt32LE(data.length, 8);
     writeFileSync(temporary, Buffer.concat([prefix, data, data]));
     renameSync(temporary, cacheFile);
   } catch {

@@ -33,8 +33,8 @@ function cacheState(file: string): string {
     import { codeCacheFile, compileCommonJs, readCodeCache } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
     const cache = codeCacheFile(process.argv[1]);
     if (!existsSync(cache)) { console.log("absent"); process.exit(0); }
-    const data = readCodeCache(cache);
-    console.log(data === undefined || compileCommonJs(process.argv[1], data).cachedDataRejected === true ? "rejected" : "accepted");`;
+    const cached = readCodeCache(cache);
+    console.log(cached === undefined || compileCommonJs(process.argv[1], cached.data).cachedDataRejected === true ? "rejected" : "accepted");`;
   return execFileSync(process.execPath, ["--input-type=module", "-e", probe, file], { encoding: "utf8" }).trim();
 }
 
@@ -122,12 +122,28 @@ describe("the code cache", () => {
     const command = path.join(root, "dist/cli/standalone/bash-effect.cjs");
     const cache = codeCacheFile(command) ?? "";
     const run = () => expect(execFileSync(process.execPath, [CLI, "bash-effect", "ls | wc -l"], { encoding: "utf8" })).toBe("read-only\n");
+    for (let i = 0; i < 3; i++) {
+      run();
+      expect(cacheState(command)).toBe("accepted");
+    }
+    // The first runs remake it (each adding what it compiled), a bounded number of times; then it is left alone.
+    for (let i = 0; i < 10; i++) run();
+    const settled = statSync(cache).ino;
     run();
-    const written = statSync(cache).ino;
-    // A rejected cache is replaced (a new file renamed over it); an accepted one is left alone.
     run();
-    run();
-    expect(statSync(cache).ino).toBe(written);
+    expect(statSync(cache).ino).toBe(settled);
+    expect(cacheState(command)).toBe("accepted");
+  }, 60_000);
+
+  it("a cache made by a run that used little grows with what later runs compile", () => {
+    const file = commandFile();
+    // Runs `f` only when asked: the first run's cache cannot hold it, a later one's does.
+    writeFileSync(file, `"use strict";\nfunction f() { let s = 0; for (let i = 0; i < 3; i++) s += i; return s; }\nif (process.env.CALL_F) console.log(f());\n`);
+    runThroughCache(file);
+    const small = statSync(codeCacheFile(file) ?? "").size;
+    expect(runThroughCache(file, { CALL_F: "1" })).toBe("3\n");
+    expect(statSync(codeCacheFile(file) ?? "").size).toBeGreaterThan(small);
+    expect(cacheState(file)).toBe("accepted");
   });
 });
 
@@ -240,9 +256,11 @@ describe("the bin, whatever lies where its cache should be", () => {
     for (const r of results) expect(r).toEqual({ stdout: baseline.stdout, status: 0 });
     expect(readdirSync(standalone).filter((f) => f.endsWith(".cache"))).toEqual([path.basename(cacheOf(gate))]);
     expect(tmpLeft()).toEqual([]);
-    // The bin's next start accepts it: an accepted cache is left alone, a rejected one replaced.
-    const written = statSync(cacheOf(gate)).ino;
+    // The bin's next start accepts it.
     expect(run()).toEqual(baseline);
-    expect(statSync(cacheOf(gate)).ino).toBe(written);
+    const probe = `import { compileCommonJs, readCodeCache } from ${JSON.stringify(path.join(root, "dist/cli/code-cache.js"))};
+      const cached = readCodeCache(process.argv[1]);
+      console.log(cached === undefined || compileCommonJs(process.argv[2], cached.data).cachedDataRejected ? "rejected" : "accepted");`;
+    expect(execFileSync(process.execPath, ["--input-type=module", "-e", probe, cacheOf(gate), gate], { encoding: "utf8" }).trim()).toBe("accepted");
   }, 120_000);
 });
