@@ -239,7 +239,7 @@ export function findRepositories(location: GitLocation, env: Env): Repository[] 
 
 function realpathOr(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return resolve(path);
   }

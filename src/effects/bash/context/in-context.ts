@@ -107,7 +107,7 @@ export function physicalPath(base: string, target: string): string {
     if (part === "" || part === ".") continue;
     if (part === "..") {
       try {
-        at = realpathSync(at);
+        at = realpathSync.native(at);
       } catch {
         // A directory that does not exist: chdir fails there, and the lexical parent stands.
       }

@@ -44,7 +44,7 @@ function isSystemDir(real: string): boolean {
 
 function realOr(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }
