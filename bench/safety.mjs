@@ -5,7 +5,8 @@
 // `figure: NAME = VALUE (goal ≤ X)`, with its details above it.
 // Run: npm run build && node bench/safety.mjs
 // (BENCH_BASE=<another built checkout> adds that checkout's classifyBash to the same rounds of
-// section 1, and its CLI to the same rounds of section 3, for before/after.)
+// section 1, and its CLI to the same rounds of section 3, for before/after; BENCH_GATE_ROUNDS=N
+// sets section 3's rounds, default 41.)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -239,23 +240,29 @@ const cases = [
   ["gate --policy FILE.json --rung auto, a Bash call", [CLI, "gate", "--policy", policyJson, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
   ["gate --policy FILE.yaml --rung auto, a Bash call (loads YAML too)", [CLI, "gate", "--policy", policyFile, "--rung", "auto"], payload("Bash", { command: "rm -rf x" })],
 ];
-// Interleaved rounds, medians: every case sees the same machine load.
+// Interleaved rounds, medians: every case sees the same machine load. The headline figure is the
+// median of each round's own ratio (that round's gate ÷ that round's bare node), so load that
+// drifts between rounds cancels out.
+const GATE_ROUNDS = Number(process.env.BENCH_GATE_ROUNDS ?? 41);
 const samples = cases.map(() => []);
 // Every case runs with the same scrubbed environment (the shell's may carry start-up costs, such
 // as NODE_EXTRA_CA_CERTS, that would then count for some cases and not others).
 const run = ([, args, input, quiet]) => spawnMs(args, input, gitEnv, quiet === true);
-cases.forEach(run); // warm the file cache once each
+// Warm the file cache, and the code cache: the bin's first runs after a build remake it (cli/code-cache.ts).
+for (let w = 0; w < 3; w++) cases.forEach(run);
 // Rotate the order each round so no case always runs first.
-for (let round = 0; round < 21; round++) cases.forEach((_, j) => {
+for (let round = 0; round < GATE_ROUNDS; round++) cases.forEach((_, j) => {
   const i = (round + j) % cases.length;
   samples[i].push(run(cases[i]));
 });
 const nodeMs = median(samples[0]);
-console.log(`whole process, medians of 21 interleaved rounds (${CLI}):`);
+console.log(`whole process, medians of ${GATE_ROUNDS} interleaved rounds (${CLI}):`);
 cases.forEach(([label], i) => {
   const ms = median(samples[i]);
   console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
 });
 const gateIndex = cases.findIndex(([label]) => label.startsWith("gate") && label.includes("clean repository"));
-console.log(`figure: safety-gate-read-only-vs-node = ${(median(samples[gateIndex]) / nodeMs).toFixed(2)} (goal ≤ 1.3)`);
+const pairedRatio = median(samples[gateIndex].map((ms, round) => ms / samples[0][round]));
+console.log(`  (ratio of medians ${(median(samples[gateIndex]) / nodeMs).toFixed(2)}; median of the rounds' own ratios ${pairedRatio.toFixed(2)})`);
+console.log(`figure: safety-gate-read-only-vs-node = ${pairedRatio.toFixed(2)} (goal ≤ 1.3)`);
 rmSync(dir, { recursive: true, force: true });
