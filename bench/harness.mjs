@@ -1,9 +1,23 @@
 // Harness figures: one runHarness run as a whole process (node, import, its own mock, the run)
-// ÷ a bare `claude -p` with the same flags and environment against a mock — interleaved pair by
-// pair so a noisy machine slows both alike, medians; then the same in one warm process; then the
-// mock's per-request latency (p50/p99) while 8 runs share it. Prints figures, never asserts.
-// Run: npm run build && node bench/harness.mjs   (BENCH_ROUNDS=N for more pairs; default 7;
-// BENCH_BASE=<another built checkout> adds its runHarness process to the same rounds, for before/after)
+// ÷ a bare `claude -p` with the same flags and environment against a mock; then the same in one
+// warm process; then the mock's per-request latency (p50/p99) while 8 runs share it. Prints
+// figures, never asserts.
+//
+// Method. The sides run interleaved, round by round (the side that goes first rotates), after one
+// warm-up run each, so a noisy machine slows both sides of a round alike. The figure is the median
+// of the per-round ratios (each round's run ÷ that round's bare run), with their interquartile
+// range, not a ratio of medians: a slow stretch of the machine then moves both terms of a ratio,
+// and the spread printed says how far to trust the figure.
+//
+// Environment. Both sides run with one environment: this process's, less NODE_EXTRA_CA_CERTS and
+// NODE_OPTIONS, removed at start. A node process reads NODE_EXTRA_CA_CERTS as it boots (with a
+// system bundle, some 60 ms per start) and the bare side, a native binary, would not pay it; a
+// shell that sets it would otherwise be measured instead of proctor. The bench says which it
+// removed.
+//
+// Run: npm run build && node bench/harness.mjs   (BENCH_ROUNDS=N rounds per figure, default 25,
+// about two minutes; BENCH_BASE=<another built checkout> adds its runHarness process to the same
+// rounds, for before/after)
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +28,10 @@ import { buildArgs } from "../dist/harness/claude/run-harness.js";
 import { buildChildEnv } from "../dist/harness/claude/env.js";
 import { startMockModel } from "../dist/mock-model/index.js";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
+/** Start-up costs of a node process that a native binary does not pay: not this bench's subject. */
+const SCRUBBED = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"].filter((name) => process.env[name] !== undefined);
+for (const name of SCRUBBED) delete process.env[name];
 const CONCURRENT = 8;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const base = process.env.BENCH_BASE ? path.resolve(process.env.BENCH_BASE) : undefined;
@@ -93,22 +110,27 @@ async function interleaved(...sides) {
   return times;
 }
 
+/** Each round's `xs` ÷ that round's `bare`: the rounds ran interleaved, so a pair shared the machine's mood. */
+const ratios = (xs, bare) => xs.map((x, i) => x / bare[i]);
+
 function report(title, label, xs, bare, goal, figure) {
+  const r = ratios(xs, bare);
   console.log(title);
   console.log(`  bare claude -p  median ${median(bare).toFixed(0)} ms  (min ${Math.min(...bare).toFixed(0)}, max ${Math.max(...bare).toFixed(0)})`);
   console.log(`  ${label.padEnd(15)} median ${median(xs).toFixed(0)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`);
-  console.log(`  ratio           ${(median(xs) / median(bare)).toFixed(3)}${goal ? `  (goal ≤ ${goal})` : ""}`);
-  if (figure) console.log(`figure: ${figure} = ${(median(xs) / median(bare)).toFixed(2)} (goal ≤ ${goal})`);
+  console.log(`  per-round ratio median ${median(r).toFixed(3)}  (interquartile ${pct(r, 25).toFixed(3)}–${pct(r, 75).toFixed(3)}; ratio of medians ${(median(xs) / median(bare)).toFixed(3)})${goal ? `  (goal ≤ ${goal})` : ""}`);
+  if (figure) console.log(`figure: ${figure} = ${median(r).toFixed(2)} (goal ≤ ${goal})`);
 }
 
 async function main() {
   const latencies = [];
   const mock = await startMockModel({ onAnswer: (a) => a.method === "POST" && latencies.push(a.ms) });
   const binary = resolveClaudeBinary();
+  console.log(`environment: this shell's${SCRUBBED.length ? `, less ${SCRUBBED.join(" and ")}` : ""}, for both sides; ${ROUNDS} rounds per figure`);
 
   const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
   report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
-  if (baseProcesses) console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, ratio ${(median(baseProcesses) / median(bareA)).toFixed(3)}  (${base})`);
+  if (baseProcesses) console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, per-round ratio median ${median(ratios(baseProcesses, bareA)).toFixed(3)}  (${base})`);
 
   const [bareB, runs] = await interleaved(() => bareRun(mock, binary), () => harnessRun(mock));
   report(`runHarness in a warm process vs bare claude -p (${ROUNDS} interleaved rounds)`, "runHarness", runs, bareB);
