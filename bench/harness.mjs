@@ -130,7 +130,11 @@ async function main() {
 
   const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
   report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
-  if (baseProcesses) console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, per-round ratio median ${median(ratios(baseProcesses, bareA)).toFixed(3)}  (${base})`);
+  if (baseProcesses) {
+    console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, per-round ratio median ${median(ratios(baseProcesses, bareA)).toFixed(3)}  (${base})`);
+    const r = ratios(processes, baseProcesses);
+    console.log(`  this ÷ BENCH_BASE, per round: median ${median(r).toFixed(3)}  (interquartile ${pct(r, 25).toFixed(3)}–${pct(r, 75).toFixed(3)})`);
+  }
 
   const [bareB, runs] = await interleaved(() => bareRun(mock, binary), () => harnessRun(mock));
   report(`runHarness in a warm process vs bare claude -p (${ROUNDS} interleaved rounds)`, "runHarness", runs, bareB);
