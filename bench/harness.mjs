@@ -43,10 +43,17 @@ const script = {
   ],
 };
 
-/** What a user's one-run script does: import proctor/harness, run once, clean up. */
+/**
+ * What a user's one-run script does: import proctor/harness, run once, clean up. It also prints
+ * how long the CLI itself ran (the result's durationMs), so the bench can tell proctor's own time
+ * in the process from the CLI's.
+ */
 const HARNESS_PROCESS = `
 import { runHarness } from "proctor/harness";
-runHarness({ prompt: "bench", script: JSON.parse(process.env.BENCH_SCRIPT) }).then((r) => r.cleanup());`;
+runHarness({ prompt: "bench", script: JSON.parse(process.env.BENCH_SCRIPT) }).then((r) => { process.stdout.write(String(r.durationMs)); return r.cleanup(); });`;
+
+/** Wall time of each run as a process, and of the CLI inside it (ms). */
+const cliTimes = new Map();
 
 /** Resolves with the wall time of `cmd args` until it exits (ms); rejects on a non-zero exit. */
 function timed(cmd, args, options, input) {
@@ -54,10 +61,16 @@ function timed(cmd, args, options, input) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
-    child.stdout.resume();
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.stdin.end(input ?? "");
-    child.on("close", (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${cmd} exited ${code}: ${stderr.slice(-500)}`))));
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${stderr.slice(-500)}`));
+      const ms = performance.now() - started;
+      if (options.cliTime) options.cliTime.push([ms, Number(stdout)]);
+      resolve(ms);
+    });
   });
 }
 
@@ -78,7 +91,8 @@ async function bareRun(mock, binary) {
 
 /** One runHarness run as its own process, as a user's one-run script would be (`proctor` resolves to the build in `dir`). */
 function harnessProcess(dir = root) {
-  return timed(process.execPath, ["--input-type=module", "-e", HARNESS_PROCESS], { cwd: dir, env: { ...process.env, BENCH_SCRIPT: JSON.stringify(script) } });
+  if (!cliTimes.has(dir)) cliTimes.set(dir, []);
+  return timed(process.execPath, ["--input-type=module", "-e", HARNESS_PROCESS], { cwd: dir, env: { ...process.env, BENCH_SCRIPT: JSON.stringify(script) }, cliTime: cliTimes.get(dir) });
 }
 
 async function harnessRun(mock) {
@@ -130,6 +144,9 @@ async function main() {
 
   const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
   report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
+  /** Proctor's own time in a one-run process: the process's wall time less the CLI's run (node start, import, setup, reading, cleanup, exit). */
+  const own = (dir) => median(cliTimes.get(dir).slice(1).map(([wall, cli]) => wall - cli)).toFixed(0);
+  console.log(`  proctor's own time in the process (wall − the CLI's run): median ${own(root)} ms${base ? `; BENCH_BASE ${own(base)} ms` : ""}`);
   if (baseProcesses) {
     console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, per-round ratio median ${median(ratios(baseProcesses, bareA)).toFixed(3)}  (${base})`);
     const r = ratios(processes, baseProcesses);
