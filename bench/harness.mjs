@@ -1,9 +1,23 @@
 // Harness figures: one runHarness run as a whole process (node, import, its own mock, the run)
-// ÷ a bare `claude -p` with the same flags and environment against a mock — interleaved pair by
-// pair so a noisy machine slows both alike, medians; then the same in one warm process; then the
-// mock's per-request latency (p50/p99) while 8 runs share it. Prints figures, never asserts.
-// Run: npm run build && node bench/harness.mjs   (BENCH_ROUNDS=N for more pairs; default 7;
-// BENCH_BASE=<another built checkout> adds its runHarness process to the same rounds, for before/after)
+// ÷ a bare `claude -p` with the same flags and environment against a mock; then the same in one
+// warm process; then the mock's per-request latency (p50/p99) while 8 runs share it. Prints
+// figures, never asserts.
+//
+// Method. The sides run interleaved, round by round (the side that goes first rotates), after one
+// warm-up run each, so a noisy machine slows both sides of a round alike. The figure is the median
+// of the per-round ratios (each round's run ÷ that round's bare run), with their interquartile
+// range, not a ratio of medians: a slow stretch of the machine then moves both terms of a ratio,
+// and the spread printed says how far to trust the figure.
+//
+// Environment. Both sides run with one environment: this process's, less NODE_EXTRA_CA_CERTS and
+// NODE_OPTIONS, removed at start. A node process reads NODE_EXTRA_CA_CERTS as it boots (with a
+// system bundle, some 60 ms per start) and the bare side, a native binary, would not pay it; a
+// shell that sets it would otherwise be measured instead of proctor. The bench says which it
+// removed.
+//
+// Run: npm run build && node bench/harness.mjs   (BENCH_ROUNDS=N rounds per figure, default 25,
+// about two minutes; BENCH_BASE=<another built checkout> adds its runHarness process to the same
+// rounds, for before/after)
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +28,10 @@ import { buildArgs } from "../dist/harness/claude/run-harness.js";
 import { buildChildEnv } from "../dist/harness/claude/env.js";
 import { startMockModel } from "../dist/mock-model/index.js";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
+/** Start-up costs of a node process that a native binary does not pay: not this bench's subject. */
+const SCRUBBED = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"].filter((name) => process.env[name] !== undefined);
+for (const name of SCRUBBED) delete process.env[name];
 const CONCURRENT = 8;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const base = process.env.BENCH_BASE ? path.resolve(process.env.BENCH_BASE) : undefined;
@@ -26,10 +43,17 @@ const script = {
   ],
 };
 
-/** What a user's one-run script does: import proctor/harness, run once, clean up. */
+/**
+ * What a user's one-run script does: import proctor/harness, run once, clean up. It also prints
+ * how long the CLI itself ran (the result's durationMs), so the bench can tell proctor's own time
+ * in the process from the CLI's.
+ */
 const HARNESS_PROCESS = `
 import { runHarness } from "proctor/harness";
-runHarness({ prompt: "bench", script: JSON.parse(process.env.BENCH_SCRIPT) }).then((r) => r.cleanup());`;
+runHarness({ prompt: "bench", script: JSON.parse(process.env.BENCH_SCRIPT) }).then((r) => { process.stdout.write(String(r.durationMs)); return r.cleanup(); });`;
+
+/** Wall time of each run as a process, and of the CLI inside it (ms). */
+const cliTimes = new Map();
 
 /** Resolves with the wall time of `cmd args` until it exits (ms); rejects on a non-zero exit. */
 function timed(cmd, args, options, input) {
@@ -37,10 +61,16 @@ function timed(cmd, args, options, input) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
-    child.stdout.resume();
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.stdin.end(input ?? "");
-    child.on("close", (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${cmd} exited ${code}: ${stderr.slice(-500)}`))));
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${stderr.slice(-500)}`));
+      const ms = performance.now() - started;
+      if (options.cliTime) options.cliTime.push([ms, Number(stdout)]);
+      resolve(ms);
+    });
   });
 }
 
@@ -61,7 +91,8 @@ async function bareRun(mock, binary) {
 
 /** One runHarness run as its own process, as a user's one-run script would be (`proctor` resolves to the build in `dir`). */
 function harnessProcess(dir = root) {
-  return timed(process.execPath, ["--input-type=module", "-e", HARNESS_PROCESS], { cwd: dir, env: { ...process.env, BENCH_SCRIPT: JSON.stringify(script) } });
+  if (!cliTimes.has(dir)) cliTimes.set(dir, []);
+  return timed(process.execPath, ["--input-type=module", "-e", HARNESS_PROCESS], { cwd: dir, env: { ...process.env, BENCH_SCRIPT: JSON.stringify(script) }, cliTime: cliTimes.get(dir) });
 }
 
 async function harnessRun(mock) {
@@ -93,22 +124,34 @@ async function interleaved(...sides) {
   return times;
 }
 
+/** Each round's `xs` ÷ that round's `bare`: the rounds ran interleaved, so a pair shared the machine's mood. */
+const ratios = (xs, bare) => xs.map((x, i) => x / bare[i]);
+
 function report(title, label, xs, bare, goal, figure) {
+  const r = ratios(xs, bare);
   console.log(title);
   console.log(`  bare claude -p  median ${median(bare).toFixed(0)} ms  (min ${Math.min(...bare).toFixed(0)}, max ${Math.max(...bare).toFixed(0)})`);
   console.log(`  ${label.padEnd(15)} median ${median(xs).toFixed(0)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`);
-  console.log(`  ratio           ${(median(xs) / median(bare)).toFixed(3)}${goal ? `  (goal ≤ ${goal})` : ""}`);
-  if (figure) console.log(`figure: ${figure} = ${(median(xs) / median(bare)).toFixed(2)} (goal ≤ ${goal})`);
+  console.log(`  per-round ratio median ${median(r).toFixed(3)}  (interquartile ${pct(r, 25).toFixed(3)}–${pct(r, 75).toFixed(3)}; ratio of medians ${(median(xs) / median(bare)).toFixed(3)})${goal ? `  (goal ≤ ${goal})` : ""}`);
+  if (figure) console.log(`figure: ${figure} = ${median(r).toFixed(2)} (goal ≤ ${goal})`);
 }
 
 async function main() {
   const latencies = [];
   const mock = await startMockModel({ onAnswer: (a) => a.method === "POST" && latencies.push(a.ms) });
   const binary = resolveClaudeBinary();
+  console.log(`environment: this shell's${SCRUBBED.length ? `, less ${SCRUBBED.join(" and ")}` : ""}, for both sides; ${ROUNDS} rounds per figure`);
 
   const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
   report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
-  if (baseProcesses) console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, ratio ${(median(baseProcesses) / median(bareA)).toFixed(3)}  (${base})`);
+  /** Proctor's own time in a one-run process: the process's wall time less the CLI's run (node start, import, setup, reading, cleanup, exit). */
+  const own = (dir) => median(cliTimes.get(dir).slice(1).map(([wall, cli]) => wall - cli)).toFixed(0);
+  console.log(`  proctor's own time in the process (wall − the CLI's run): median ${own(root)} ms${base ? `; BENCH_BASE ${own(base)} ms` : ""}`);
+  if (baseProcesses) {
+    console.log(`  BENCH_BASE      median ${median(baseProcesses).toFixed(0)} ms, per-round ratio median ${median(ratios(baseProcesses, bareA)).toFixed(3)}  (${base})`);
+    const r = ratios(processes, baseProcesses);
+    console.log(`  this ÷ BENCH_BASE, per round: median ${median(r).toFixed(3)}  (interquartile ${pct(r, 25).toFixed(3)}–${pct(r, 75).toFixed(3)})`);
+  }
 
   const [bareB, runs] = await interleaved(() => bareRun(mock, binary), () => harnessRun(mock));
   report(`runHarness in a warm process vs bare claude -p (${ROUNDS} interleaved rounds)`, "runHarness", runs, bareB);

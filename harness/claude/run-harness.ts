@@ -59,13 +59,13 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   refuseRootBypass(spec, "runHarness");
   refuseOwnedEnv(spec);
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
-  const { cwd, mock, mockRun, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script) => mock.addRun(script));
-  return runAgentProcess<HarnessResult>({
+  const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
+  return runAgentProcess<HarnessResult, MockRun>({
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     prepare() {
       const dirs = prepareRunDirs(spec, cwd);
-      const env = buildChildEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: mockRun.apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
+      const env = buildChildEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
       return { dirs, args: buildArgs(spec, dirs, cwd), env };
     },
     readTrace: (proc) => {

@@ -64,18 +64,18 @@ export async function runCodex(spec: CodexSpec): Promise<CodexResult> {
   refuseOwnedEnv(spec);
   const mcpServers = readMcpServers(spec, path.resolve(spec.cwd ?? process.cwd()));
   const resolveBinary = (cwd: string) => resolveCodexBinary({ codexPath: spec.codexPath, cwd });
-  const { cwd, mock, mockRun, run } = await startScriptedRun(spec, CODEX_FAILURES, resolveBinary, (mock, script) => mock.addResponsesRun(script));
-  return runAgentProcess<CodexResult>({
+  const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CODEX_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addResponsesRun(script, { apiKey }));
+  return runAgentProcess<CodexResult, ResponsesMockRun>({
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS,
     prepare() {
       const dirs = prepareRunDirs({ ...(spec.files ? { files: spec.files } : {}), ...(spec.fixture === undefined ? {} : { fixture: spec.fixture }) }, cwd, "runCodex");
       const codexHome = path.join(dirs.home, ".codex");
       mkdirSync(codexHome, { recursive: true });
-      const env = buildCodexEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, codexHome, apiKey: mockRun.apiKey });
+      const env = buildCodexEnv(process.env, spec.env, { home: dirs.home, tmp: dirs.tmpDir, codexHome, apiKey });
       return { dirs, args: buildCodexArgs(spec, { baseUrl: mock.url, mcpServers }), env };
     },
-    readTrace(proc, dirs) {
+    readTrace(proc, dirs, mockRun) {
       const shellTool = mockRun.offered.find((t) => codexDialect.shellTools.includes(t.name))?.name;
       const events = parseCodexEvents(proc.stdout, { cwd: dirs.workDir, ...(shellTool ? { shellTool } : {}) });
       const entries = mergeModelCalls(events.entries, mockRun.answered, (id) => mockRun.outputOf(id), dirs.workDir);

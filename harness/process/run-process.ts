@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { RUN_TAG_VAR, startTimeOf, terminateRun, type RunProcesses } from "./group.js";
+import { RUN_TAG_VAR, killRunNow, startTimeOf, terminateRun, type RunProcesses } from "./group.js";
 import { dyingOfSignal, trackRun, untrackRun } from "./live.js";
 
 
@@ -19,6 +19,12 @@ export interface ProcessOptions {
   readonly signal?: AbortSignal | undefined;
   /** Keep at most this many characters of stderr (the tail). @default 65536 */
   readonly stderrLimit?: number;
+  /**
+   * Called once, in the same tick as the spawn (before the child can have done anything this
+   * process sees): work that must hold before the child talks to us but need not delay its start.
+   * `false` kills the child's processes at once; the result then says so only through its exit.
+   */
+  readonly onSpawn?: (() => boolean) | undefined;
 }
 
 export interface ProcessResult {
@@ -51,6 +57,7 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     // The leader's start time, read now while it is certainly there, lets the sweeps after the run skip every older process.
     const group: RunProcesses | undefined = pid === undefined ? undefined : { pgid: pid, tag, since: startTimeOf(pid) };
     if (group) trackRun(group);
+    if (options.onSpawn?.() === false && group) killRunNow(group);
 
     let terminating: Promise<void> | undefined;
     const terminate = () => {

@@ -4,17 +4,18 @@
  * removes the dirs once — or throw the HarnessError that carries it. What differs between
  * agents (the binary, its argv and env, how its output becomes a Trace, how it fails) comes in.
  */
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { isProctorError } from "../../src/errors/proctor-error.js";
 import type { Script } from "../../src/eval/script-types.js";
-import { loadScript } from "../../mock-model/script/schema.js";
+import { loadScript, validateScript } from "../../mock-model/script/schema.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { RunProblem, Trace } from "../../src/trace/types.js";
 import { runProcess, type ProcessResult } from "../process/run-process.js";
 import { keepRunDirs, removeRunDirs, removeRunDirsInBackground, type RunDirs } from "../workdir/prepare.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
 import { HarnessError, quoteArg } from "./failure.js";
-import { useSharedMock, type MockView } from "./mock.js";
+import { useSharedMock, warmIfCold, type MockView } from "./mock.js";
 import { chooseFailureReason, describeFailure, type FailureProfile } from "./reason.js";
 import type { AgentRunResult } from "./result.js";
 
@@ -25,8 +26,11 @@ export interface Launch {
   readonly env: Record<string, string>;
 }
 
-/** One agent run, with everything that differs between agents. */
-export interface AgentRun {
+/**
+ * One agent run, with everything that differs between agents. `M` is the mock model's run that
+ * answers it (none against the real API).
+ */
+export interface AgentRun<M extends MockView | undefined = undefined> {
   /** How this kind of run names its CLI and says why it failed. */
   readonly failures: FailureProfile;
   readonly binary: string;
@@ -34,12 +38,17 @@ export interface AgentRun {
   readonly spec: { readonly prompt: string; readonly keep?: boolean; readonly reject?: boolean; readonly signal?: AbortSignal };
   /** The spec's timeoutMs or the agent's default. */
   readonly timeoutMs: number;
-  /** The mock model's run (absent against the real API): its errors join the trace, it stops serving when the run ends. */
-  readonly mockRun?: MockView;
-  /** Create the temp dirs and say how to start the binary in them (the mock run is removed if this throws). */
+  /**
+   * Register the run on the mock model (absent against the real API): called once the binary is
+   * started, in the same tick, so it holds before the CLI can send a request, and the script's
+   * check runs while the CLI boots rather than before it. If it throws (a bad script), the CLI is
+   * killed at once and the error is the run's. Its errors join the trace; it stops serving when the run ends.
+   */
+  readonly register?: () => M;
+  /** Create the temp dirs and say how to start the binary in them. */
   prepare(): Launch;
   /** The agent's own Trace from its output; the snapshot's files, the mock's requests and the run's errors are added after. */
-  readTrace(proc: ProcessResult, dirs: RunDirs): Trace;
+  readTrace(proc: ProcessResult, dirs: RunDirs, mockRun: M): Trace;
 }
 
 /** The binary to run, or the binary-missing HarnessError thrown before anything starts — one wording for every agent. */
@@ -56,31 +65,46 @@ export function findAgentBinary(failures: FailureProfile, resolve: () => string)
   }
 }
 
-/** A scripted run, started: its cwd, the mock server and the run registered on it, and the fields `runAgentProcess` takes from them. */
+/** A scripted run, ready to start: its cwd, the mock server, the API key the run will be registered under, and the fields `runAgentProcess` takes from them. */
 export interface ScriptedRunStart<M extends MockView> {
   readonly cwd: string;
   readonly mock: MockModel;
-  readonly mockRun: M;
-  readonly run: Pick<AgentRun, "failures" | "binary" | "spec"> & { readonly mockRun: M };
+  /** The key to hand the CLI: `register` adds the run under it. */
+  readonly apiKey: string;
+  readonly run: Pick<AgentRun<M>, "failures" | "binary" | "spec"> & { readonly register: () => M };
 }
 
 /**
  * Resolve what a scripted run needs before anything is prepared, in one order for every agent:
- * the script (a bad script file fails first), the binary (missing: a HarnessError), the mock
- * (the spec's own server, else the shared one), then the run registered on it.
+ * a script file (a bad one fails first), the binary (missing: a HarnessError, unless an inline
+ * script is bad too, which then fails first), the mock (the spec's own server, else the shared
+ * one). An inline script is checked when the run is registered, once the CLI is started: the
+ * check is most of what comes before the start in a fresh process, and the CLI takes far longer
+ * to boot than the check takes to run.
  */
 export async function startScriptedRun<M extends MockView>(
   spec: AgentRun["spec"] & { readonly cwd?: string; readonly script: Script | string; readonly mock?: MockModel },
   failures: FailureProfile,
   resolveBinary: (cwd: string) => string,
-  addRun: (mock: MockModel, script: Script) => M,
+  addRun: (mock: MockModel, script: Script, apiKey: string) => M,
 ): Promise<ScriptedRunStart<M>> {
   const cwd = path.resolve(spec.cwd ?? process.cwd());
   const script = typeof spec.script === "string" ? loadScript(path.resolve(cwd, spec.script)) : spec.script;
-  const binary = findAgentBinary(failures, () => resolveBinary(cwd));
+  let binary: string;
+  try {
+    binary = findAgentBinary(failures, () => resolveBinary(cwd));
+  } catch (error) {
+    if (typeof spec.script !== "string") validateScript(script);
+    throw error;
+  }
   const mock = spec.mock ?? (await useSharedMock());
-  const mockRun = addRun(mock, script);
-  return { cwd, mock, mockRun, run: { failures, binary, spec, mockRun } };
+  const apiKey = `sk-proctor-mock-${randomBytes(12).toString("hex")}`;
+  const register = () => {
+    const mockRun = addRun(mock, script, apiKey);
+    warmIfCold(mock);
+    return mockRun;
+  };
+  return { cwd, mock, apiKey, run: { failures, binary, spec, register } };
 }
 
 /** The shell line a failure message shows: the argv, and the prompt (shortened) as a here-string. */
@@ -101,25 +125,33 @@ function runErrors(proc: ProcessResult, timeoutMs: number, mockRun: MockView | u
  * `mockRun` when a mock answered), so every agent's run is isolated, traced, failed and cleaned
  * up alike. Rejects with a HarnessError when the run failed (unless `reject: false`).
  */
-export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun): Promise<R> {
-  const { failures, binary, mockRun, timeoutMs, spec } = run;
+export async function runAgentProcess<R extends AgentRunResult<R>, M extends MockView | undefined = undefined>(run: AgentRun<M>): Promise<R> {
+  const { failures, binary, timeoutMs, spec } = run;
   const keep = spec.keep === true;
   const reject = spec.reject ?? true;
-  let launch: Launch;
-  try {
-    launch = run.prepare();
-  } catch (error) {
-    mockRun?.remove();
-    throw error;
-  }
-  const { dirs, args, env } = launch;
+  const { dirs, args, env } = run.prepare();
   const command = describeCommand(binary, args, spec.prompt);
+  let mockRun: M | undefined;
+  let refused: { readonly error: unknown } | undefined;
 
   try {
     const before = takeSnapshot(dirs.workDir);
-    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal });
+    const register = run.register;
+    const onSpawn = register
+      ? () => {
+          try {
+            mockRun = register();
+            return true;
+          } catch (error) {
+            refused = { error };
+            return false;
+          }
+        }
+      : undefined;
+    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal, onSpawn });
+    if (refused) throw refused.error;
     const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
-    const own = run.readTrace(proc, dirs);
+    const own = run.readTrace(proc, dirs, mockRun as M);
     const errors = runErrors(proc, timeoutMs, mockRun);
     const trace: Trace = { ...own, files, ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
     const reason = chooseFailureReason(proc, trace, failures, mockRun);
@@ -177,7 +209,8 @@ export async function runAgentProcess<R extends AgentRunResult<R>>(run: AgentRun
     await result.cleanup().catch(() => undefined);
     throw failure;
   } catch (error) {
-    if (!(error instanceof HarnessError) && !keep) {
+    // A run refused at its start (a bad script) leaves nothing, kept or not: it never ran.
+    if (refused !== undefined || (!(error instanceof HarnessError) && !keep)) {
       try {
         removeRunDirs(dirs.root);
       } catch {
