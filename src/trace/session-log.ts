@@ -266,7 +266,8 @@ export interface TranscriptFiles<T extends EventText = string> {
  */
 export function readTranscriptFiles<T extends EventText = string>(path: string, read: (file: string) => T): TranscriptFiles<T> {
   const trimmed = path.replace(/\/+$/, "");
-  const isFolder = existsSync(path) && statSync(path).isDirectory() && existsSync(`${trimmed}.jsonl`);
+  // A folder counts only with its log beside it; asking that first spares a stat of every plain file.
+  const isFolder = existsSync(`${trimmed}.jsonl`) && statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   const file = isFolder ? `${trimmed}.jsonl` : path;
   const text = read(file);
   if (!isSessionLog(text)) return { file, text };
@@ -297,8 +298,11 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * A command-line argument as a transcript path: itself when it exists, else — when it is a session
  * id — that session's log under `root`. Unchanged otherwise, so the reader names the missing path.
  */
-export function resolveTranscriptArg(arg: string, root = sessionsRoot()): string {
-  if (existsSync(arg) || !SESSION_ID.test(arg) || !existsSync(root)) return arg;
+export function resolveTranscriptArg(arg: string, root?: string): string {
+  // The pattern first: a path that is no session id needs no look at the disk here.
+  if (!SESSION_ID.test(arg) || existsSync(arg)) return arg;
+  root ??= sessionsRoot();
+  if (!existsSync(root)) return arg;
   for (const project of readdirSync(root)) {
     const candidate = join(root, project, `${arg}.jsonl`);
     if (existsSync(candidate)) return candidate;
