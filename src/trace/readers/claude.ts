@@ -58,7 +58,14 @@ export interface ClaudeReadState {
   readonly callsById: Map<string, ReadingCall>;
   /** Calls per tool name, in order: what a `PreToolUse:Write` hook is about is found here. */
   readonly callsByName: Map<string, ReadingCall[]>;
-  readonly messages: Map<string, ModelMessage>;
+  /** How many calls per tool name have no result yet: when none has, a hook's call is the latest. */
+  readonly pendingByName: Map<string, number>;
+  /**
+   * Every model message by id. A message that has called a tool (and is not synthetic) is only
+   * its turn number: nothing else about it can matter any more, and a number is no object for the
+   * garbage collector to carry to the end of the read.
+   */
+  readonly messages: Map<string, ModelMessage | number>;
   /** Subagent type per spawning call id. */
   readonly subagentTypes: Map<string, string>;
   readonly hooks: HookEvent[];
@@ -107,6 +114,7 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
     calls: [],
     callsById: new Map(),
     callsByName: new Map(),
+    pendingByName: new Map(),
     messages: new Map(),
     subagentTypes: new Map(),
     hooks: [],
@@ -125,12 +133,18 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   const parent = event.parent_tool_use_id;
   const agent = typeof parent === "string" ? parent : parent === undefined || parent === null ? MAIN_AGENT : String(parent);
   const id = typeof msg.id === "string" ? msg.id : msg.id === undefined || msg.id === null ? `line-${line}` : String(msg.id);
-  let message = state.messages.get(id);
+  const known = state.messages.get(id);
+  const content: unknown = msg.content;
+  if (typeof known === "number") {
+    // A message that already called a tool: only its further calls count.
+    if (Array.isArray(content)) for (const block of content as unknown[]) if (isRecord(block) && block.type === "tool_use") addCall(state, block, agent, known);
+    return;
+  }
+  let message = known;
   if (!message) {
     message = { id, agent, texts: undefined, callsTool: false, synthetic: msg.model === "<synthetic>", at: state.calls.length, turn: state.messages.size + 1 };
     state.messages.set(id, message);
   }
-  const content: unknown = msg.content;
   if (Array.isArray(content)) {
     for (const block of content as unknown[]) {
       if (!isRecord(block)) continue;
@@ -149,6 +163,7 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
     }
   }
   if (message.synthetic && message.texts !== undefined) state.syntheticError = message.texts.join("");
+  else if (message.callsTool && !message.synthetic) state.messages.set(id, message.turn);
 }
 
 function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
@@ -170,6 +185,7 @@ function addCall(state: ClaudeReadState, block: Json, agent: string, turn: numbe
   const named = state.callsByName.get(call.name);
   if (named) named.push(call);
   else state.callsByName.set(call.name, [call]);
+  state.pendingByName.set(call.name, (state.pendingByName.get(call.name) ?? 0) + 1);
 }
 
 /** A tool call's input as the transcript gave it; anything but an object reads as no input. */
@@ -188,6 +204,7 @@ function readToolResults(state: ClaudeReadState, event: Json): void {
     if (!isRecord(block) || block.type !== "tool_result") continue;
     const call = state.callsById.get(String(block.tool_use_id));
     if (!call) continue;
+    if (call.result === undefined) state.pendingByName.set(call.name, (state.pendingByName.get(call.name) ?? 1) - 1);
     call.result = flattenContent(block.content);
     call.isError = block.is_error === true;
   }
@@ -292,8 +309,11 @@ export function parseClaudeStream(text: string | Uint8Array, options: { sourceKi
 function findHookCall(state: ClaudeReadState, hookName: string): string | undefined {
   const colon = hookName.indexOf(":");
   if (colon === -1) return undefined;
-  const named = state.callsByName.get(hookName.slice(colon + 1));
+  const name = hookName.slice(colon + 1);
+  const named = state.callsByName.get(name);
   if (!named) return undefined;
+  // Every call of the tool answered (a PostToolUse hook, say): the latest, without a scan of them all.
+  if (state.pendingByName.get(name) === 0) return named[named.length - 1]?.id;
   for (let i = named.length - 1; i >= 0; i--) if (named[i]?.result === undefined) return named[i]?.id;
   return named[named.length - 1]?.id;
 }
@@ -308,7 +328,7 @@ export function finishTrace(state: ClaudeReadState): Trace {
 
   const replies: Reply[] = [];
   for (const m of state.messages.values()) {
-    if (m.agent !== MAIN_AGENT || m.callsTool || m.synthetic || m.texts === undefined) continue;
+    if (typeof m === "number" || m.agent !== MAIN_AGENT || m.callsTool || m.synthetic || m.texts === undefined) continue;
     const text = m.texts.join("");
     if (text.trim()) replies.push({ text, messageId: m.id, at: m.at });
   }
@@ -334,7 +354,8 @@ export function finishTrace(state: ClaudeReadState): Trace {
     });
   }
 
-  const ids = new Set(toolCalls.map((c) => c.id));
+  // The calls' ids are callsById's keys: no second set of them.
+  const ids = state.callsById;
   return {
     version: 1,
     source,
@@ -370,12 +391,10 @@ function withoutCallId(hook: HookEvent): HookEvent {
 
 /** The subagents the Agent/Task calls started, with the calls each made, and the skills activated. */
 function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { subagents: SubagentRun[]; skills: SkillActivation[] } {
+  // The calls of each agent that some Agent/Task call started: only those lists are read.
   const byAgent = new Map<string, number[]>();
-  toolCalls.forEach((c, i) => {
-    const own = byAgent.get(c.agent);
-    if (own) own.push(i);
-    else byAgent.set(c.agent, [i]);
-  });
+  for (const c of toolCalls) if (SUBAGENT_TOOLS.has(c.name)) byAgent.set(c.id, []);
+  if (byAgent.size > 0) toolCalls.forEach((c, i) => byAgent.get(c.agent)?.push(i));
   const subagents: SubagentRun[] = [];
   const skills: SkillActivation[] = [];
   toolCalls.forEach((c, i) => {
