@@ -27,6 +27,15 @@ interface ReadingCall {
   readonly turn: number;
   /** Index into the hooks of the PreToolUse hook event that refused this call. */
   denyingHook: number | undefined;
+  /** The calls to the same tool, this one among them. */
+  readonly named: NamedCalls;
+}
+
+/** The calls to one tool, in order. */
+interface NamedCalls {
+  readonly calls: ReadingCall[];
+  /** How many have no result yet: when none has, a hook's call is the latest. */
+  pending: number;
 }
 
 /** The assistant lines of one model message (the CLI writes one line per content block). */
@@ -57,9 +66,7 @@ export interface ClaudeReadState {
   readonly calls: ReadingCall[];
   readonly callsById: Map<string, ReadingCall>;
   /** Calls per tool name, in order: what a `PreToolUse:Write` hook is about is found here. */
-  readonly callsByName: Map<string, ReadingCall[]>;
-  /** How many calls per tool name have no result yet: when none has, a hook's call is the latest. */
-  readonly pendingByName: Map<string, number>;
+  readonly callsByName: Map<string, NamedCalls>;
   /**
    * Every model message by id. A message that has called a tool (and is not synthetic) is only
    * its turn number: nothing else about it can matter any more, and a number is no object for the
@@ -114,7 +121,6 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
     calls: [],
     callsById: new Map(),
     callsByName: new Map(),
-    pendingByName: new Map(),
     messages: new Map(),
     subagentTypes: new Map(),
     hooks: [],
@@ -168,9 +174,10 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
 
 function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
   // Every field set here, in one order: calls keep one shape however they end.
+  const name = String(block.name);
   const call: ReadingCall = {
     id: String(block.id),
-    name: String(block.name),
+    name,
     input: callInput(block.input),
     agent,
     agentType: agent !== MAIN_AGENT ? state.subagentTypes.get(agent) : undefined,
@@ -178,14 +185,22 @@ function addCall(state: ClaudeReadState, block: Json, agent: string, turn: numbe
     isError: undefined,
     turn,
     denyingHook: undefined,
+    named: namedCalls(state, name),
   };
   if (SUBAGENT_TOOLS.has(call.name)) state.subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
   state.calls.push(call);
   state.callsById.set(call.id, call);
-  const named = state.callsByName.get(call.name);
-  if (named) named.push(call);
-  else state.callsByName.set(call.name, [call]);
-  state.pendingByName.set(call.name, (state.pendingByName.get(call.name) ?? 0) + 1);
+  call.named.calls.push(call);
+  call.named.pending++;
+}
+
+function namedCalls(state: ClaudeReadState, name: string): NamedCalls {
+  let named = state.callsByName.get(name);
+  if (!named) {
+    named = { calls: [], pending: 0 };
+    state.callsByName.set(name, named);
+  }
+  return named;
 }
 
 /** A tool call's input as the transcript gave it; anything but an object reads as no input. */
@@ -204,7 +219,7 @@ function readToolResults(state: ClaudeReadState, event: Json): void {
     if (!isRecord(block) || block.type !== "tool_result") continue;
     const call = state.callsById.get(String(block.tool_use_id));
     if (!call) continue;
-    if (call.result === undefined) state.pendingByName.set(call.name, (state.pendingByName.get(call.name) ?? 1) - 1);
+    if (call.result === undefined) call.named.pending--;
     call.result = flattenContent(block.content);
     call.isError = block.is_error === true;
   }
@@ -310,10 +325,11 @@ function findHookCall(state: ClaudeReadState, hookName: string): string | undefi
   const colon = hookName.indexOf(":");
   if (colon === -1) return undefined;
   const name = hookName.slice(colon + 1);
-  const named = state.callsByName.get(name);
-  if (!named) return undefined;
+  const group = state.callsByName.get(name);
+  if (!group) return undefined;
+  const named = group.calls;
   // Every call of the tool answered (a PostToolUse hook, say): the latest, without a scan of them all.
-  if (state.pendingByName.get(name) === 0) return named[named.length - 1]?.id;
+  if (group.pending === 0) return named[named.length - 1]?.id;
   for (let i = named.length - 1; i >= 0; i--) if (named[i]?.result === undefined) return named[i]?.id;
   return named[named.length - 1]?.id;
 }
