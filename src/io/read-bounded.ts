@@ -45,7 +45,8 @@ export function readTextWithin(file: string, limits: ReadLimits): string {
 export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
   const fd = openSync(file, "r");
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    const size = stat.size;
     const parts: Buffer[] = [];
     let total = 0;
     // Bytes of the current line read before this chunk.
@@ -80,6 +81,8 @@ export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
       if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line: lineAt(parts, view, start) }, limits);
       if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line: lineAt(parts, view, n) }, limits);
       parts.push(view);
+      // A regular file that gave less than was asked for has ended: no read to find that out.
+      if (first && n < want && stat.isFile()) break;
     }
     const [only] = parts;
     return parts.length === 1 && only ? only : Buffer.concat(parts, total);
