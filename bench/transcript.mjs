@@ -5,7 +5,7 @@
 // GC before each), and the figure is the median over the rounds of that round's ratio: a slow
 // patch of a shared machine then slows both sides of a ratio alike instead of one side's median.
 // The quartiles of the per-round ratios are printed beside it, so a noisy run shows as one.
-// Run: npm run build && node --expose-gc bench/transcript.mjs   (BENCH_ROUNDS=N; default 15)
+// Run: npm run build && node --expose-gc bench/transcript.mjs   (BENCH_ROUNDS=N; default 21)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,7 +34,7 @@ function buildTranscript(targetBytes) {
 
 /** The same events with every non-ASCII character written as a \u escape: the same JSON, one-byte text throughout. */
 const asAscii = (text) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 /** The q-quantile (0…1) of xs, nearest rank. */
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.round(q * (xs.length - 1)))];
 const median = (xs) => quantile(xs, 0.5);
