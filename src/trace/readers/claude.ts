@@ -410,7 +410,11 @@ function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { s
   // The calls of each agent that some Agent/Task call started: only those lists are read.
   const byAgent = new Map<string, number[]>();
   for (const c of toolCalls) if (SUBAGENT_TOOLS.has(c.name)) byAgent.set(c.id, []);
-  if (byAgent.size > 0) toolCalls.forEach((c, i) => byAgent.get(c.agent)?.push(i));
+  if (byAgent.size > 0) {
+    toolCalls.forEach((c, i) => {
+      byAgent.get(c.agent)?.push(i);
+    });
+  }
   const subagents: SubagentRun[] = [];
   const skills: SkillActivation[] = [];
   toolCalls.forEach((c, i) => {
