@@ -143,7 +143,14 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   const content: unknown = msg.content;
   if (typeof known === "number") {
     // A message that already called a tool: only its further calls count.
-    if (Array.isArray(content)) for (const block of content as unknown[]) if (isRecord(block) && block.type === "tool_use") addCall(state, block, agent, known);
+    addCalls(state, content, agent, known);
+    return;
+  }
+  if (known === undefined && msg.model !== "<synthetic>" && callsATool(content)) {
+    // A new message that calls a tool on its first line (the usual case) is its turn number at once.
+    const turn = state.messages.size + 1;
+    state.messages.set(id, turn);
+    addCalls(state, content, agent, turn);
     return;
   }
   let message = known;
@@ -170,6 +177,19 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   }
   if (message.synthetic && message.texts !== undefined) state.syntheticError = message.texts.join("");
   else if (message.callsTool && !message.synthetic) state.messages.set(id, message.turn);
+}
+
+/** Whether a message's content holds a tool call. */
+function callsATool(content: unknown): boolean {
+  if (!Array.isArray(content)) return false;
+  for (const block of content as unknown[]) if (isRecord(block) && block.type === "tool_use") return true;
+  return false;
+}
+
+/** The tool calls among a message's content blocks, in order. */
+function addCalls(state: ClaudeReadState, content: unknown, agent: string, turn: number): void {
+  if (!Array.isArray(content)) return;
+  for (const block of content as unknown[]) if (isRecord(block) && block.type === "tool_use") addCall(state, block, agent, turn);
 }
 
 function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
@@ -257,19 +277,21 @@ function readHookResponse(state: ClaudeReadState, event: Json): void {
   const verdict = interpretHookOutput(exitCode, stdout, stderr);
   const callId = start?.callId ?? findHookCall(state, name);
   state.answeredHooks.add(id);
-  state.hooks.push({
+  // Field by field (see readUsage), in the order the keys have always come out: one per hook line.
+  const hook: { -readonly [K in keyof HookEvent]: HookEvent[K] } = {
     name,
     event: String(event.hook_event ?? start?.event ?? name.split(":")[0]),
     exitCode,
     outcome: String(event.outcome ?? (exitCode === 0 ? "success" : "error")),
     blocked: verdict.blocked,
-    ...(verdict.decision ? { decision: verdict.decision } : {}),
-    output: typeof event.output === "string" ? event.output : stdout + stderr,
-    stdout,
-    stderr,
-    ...(callId ? { callId } : {}),
-    at: start?.at ?? state.calls.length,
-  });
+  } as HookEvent;
+  if (verdict.decision) hook.decision = verdict.decision;
+  hook.output = typeof event.output === "string" ? event.output : stdout + stderr;
+  hook.stdout = stdout;
+  hook.stderr = stderr;
+  if (callId) hook.callId = callId;
+  hook.at = start?.at ?? state.calls.length;
+  state.hooks.push(hook);
 }
 
 /** `result`: how the run ended, what it cost. */
