@@ -81,8 +81,9 @@ export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
       if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line: lineAt(parts, view, start) }, limits);
       if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line: lineAt(parts, view, n) }, limits);
       parts.push(view);
-      // A regular file that gave less than was asked for has ended: no read to find that out.
-      if (first && n < want && stat.isFile()) break;
+      // A regular file that gave exactly its size (one byte less than asked for) has ended: no
+      // read to find that out. A shorter read (one capped by the system) goes on as before.
+      if (first && n === size && stat.isFile()) break;
     }
     const [only] = parts;
     return parts.length === 1 && only ? only : Buffer.concat(parts, total);
