@@ -1,13 +1,20 @@
 // Start-up figures: a fresh `node` importing proctor, and one importing proctor/harness, each ÷ a
 // bare `node -e 0` — whole processes, interleaved round by round so a noisy machine slows every
-// side alike, medians. Prints figures, never asserts.
-// Run: npm run build && node bench/startup.mjs   (BENCH_ROUNDS=N for more rounds; default 21;
+// side alike. Each figure is the median of the per-round ratios (a round's import ÷ the same
+// round's `node -e 0`), so a slow patch of the machine moves both sides of a ratio together;
+// the medians of the times are printed beside it. Prints figures, never asserts.
+// Every process runs in one scrubbed environment (PATH and HOME only): the shell's may carry
+// start-up costs, such as NODE_EXTRA_CA_CERTS (a CA bundle every node process then reads, tens of
+// ms), that would inflate both sides alike and so flatter the ratio.
+// Run: npm run build && node bench/startup.mjs   (BENCH_ROUNDS=N for more rounds; default 41;
 // BENCH_BASE=<another built checkout> adds its imports to the same rounds, for before/after)
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 41);
+/** The one environment every side runs in. */
+const ENV = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" };
 const root = fileURLToPath(new URL("..", import.meta.url));
 const base = process.env.BENCH_BASE ? path.resolve(process.env.BENCH_BASE) : undefined;
 
@@ -22,7 +29,7 @@ const SIDES = {
 /** Wall time of one whole process, in ms. */
 function wall([code, cwd]) {
   const started = performance.now();
-  const r = spawnSync(process.execPath, ["-e", code], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+  const r = spawnSync(process.execPath, ["-e", code], { cwd, env: ENV, stdio: ["ignore", "ignore", "pipe"] });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`node -e ${code} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -44,13 +51,14 @@ function main() {
       times[n].push(wall(SIDES[n]));
     }
   }
-  const base = median(times["node -e 0"]);
-  console.log(`start-up, whole processes (${ROUNDS} interleaved rounds, medians)`);
+  const bare = times["node -e 0"];
+  /** Median of the per-round ratios of side `n` to the same round's `node -e 0`. */
+  const ratio = (n) => median(times[n].map((t, i) => t / bare[i])).toFixed(2);
+  console.log(`start-up, whole processes, scrubbed environment (${ROUNDS} interleaved rounds; median times, median of per-round ratios)`);
   for (const n of names) {
-    const ratio = n === "node -e 0" ? "" : `   ÷ node -e 0 = ${(median(times[n]) / base).toFixed(2)}`;
-    console.log(`  ${n.padEnd(37)} ${median(times[n]).toFixed(0).padStart(5)} ms${ratio}`);
+    const r = n === "node -e 0" ? "" : `   ÷ node -e 0 = ${ratio(n)}`;
+    console.log(`  ${n.padEnd(37)} ${median(times[n]).toFixed(0).padStart(5)} ms${r}`);
   }
-  const ratio = (n) => (median(times[n]) / base).toFixed(2);
   console.log(`figure: import("proctor") / node -e 0 = ${ratio('import("proctor")')} (goal ≤ 1.3)`);
 }
 

@@ -1,7 +1,11 @@
 // readTranscript on a ~50 MB transcript against a bare read + split("\n") + JSON.parse of every
-// line, measured in this process, interleaved, medians. The transcript repeats the recorded
-// fixtures' lines with fresh ids, so calls, results, hooks and subagents all stay paired.
-// Run: npm run build && node --expose-gc bench/transcript.mjs
+// line, measured in this process. The transcript repeats the recorded fixtures' lines with fresh
+// ids, so calls, results, hooks and subagents all stay paired.
+// Method: after a warm-up, each round runs both sides back to back (the order alternating, a full
+// GC before each), and the figure is the median over the rounds of that round's ratio: a slow
+// patch of a shared machine then slows both sides of a ratio alike instead of one side's median.
+// The quartiles of the per-round ratios are printed beside it, so a noisy run shows as one.
+// Run: npm run build && node --expose-gc bench/transcript.mjs   (BENCH_ROUNDS=N; default 21)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,10 +34,13 @@ function buildTranscript(targetBytes) {
 
 /** The same events with every non-ASCII character written as a \u escape: the same JSON, one-byte text throughout. */
 const asAscii = (text) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
+/** The q-quantile (0…1) of xs, nearest rank. */
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.round(q * (xs.length - 1)))];
+const median = (xs) => quantile(xs, 0.5);
 const gc = globalThis.gc ?? (() => {});
 
-/** readTranscript and the bare baseline on `file`, interleaved, 9 rounds each after a warm-up; medians in ms. */
+/** readTranscript and the bare baseline on `file`, paired round by round after a warm-up: median times in ms, and the per-round ratios. */
 function measure(file) {
   const runs = {
     baseline: () => {
@@ -45,7 +52,7 @@ function measure(file) {
   };
   const times = { baseline: [], readTranscript: [] };
   for (const name of Object.keys(runs)) runs[name](); // warm up
-  for (let round = 0; round < 9; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const name of round % 2 ? ["readTranscript", "baseline"] : ["baseline", "readTranscript"]) {
       gc();
       const t0 = process.hrtime.bigint();
@@ -53,7 +60,8 @@ function measure(file) {
       times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   }
-  return { base: median(times.baseline), read: median(times.readTranscript) };
+  const ratios = times.readTranscript.map((t, i) => t / times.baseline[i]);
+  return { base: median(times.baseline), read: median(times.readTranscript), ratio: median(ratios), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-"));
@@ -66,10 +74,13 @@ try {
   writeFileSync(asciiFile, asAscii(text));
   console.log(`transcript: ${mb.toFixed(1)} MB, ${readTranscript(file).toolCalls.length} tool calls`);
   const ascii = measure(asciiFile);
-  console.log(`ASCII-only copy: read+split+JSON.parse median ${ascii.base.toFixed(0)} ms; readTranscript median ${ascii.read.toFixed(0)} ms; ratio ${(ascii.read / ascii.base).toFixed(2)}`);
-  const { base, read } = measure(file);
-  console.log(`read+split+JSON.parse: median ${base.toFixed(0)} ms (${(mb / (base / 1000)).toFixed(0)} MB/s); readTranscript: median ${read.toFixed(0)} ms (${(mb / (read / 1000)).toFixed(0)} MB/s)`);
-  console.log(`figure: readTranscript ÷ split+JSON.parse = ${(read / base).toFixed(2)} (goal ≤ 1.1)`);
+  const spread = (m) => `per-round ratios: median ${m.ratio.toFixed(2)}, quartiles ${m.q1.toFixed(2)}–${m.q3.toFixed(2)}`;
+  console.log(`${ROUNDS} paired rounds each`);
+  console.log(`ASCII-only copy: read+split+JSON.parse median ${ascii.base.toFixed(0)} ms; readTranscript median ${ascii.read.toFixed(0)} ms; ${spread(ascii)}`);
+  const headline = measure(file);
+  const { base, read } = headline;
+  console.log(`read+split+JSON.parse: median ${base.toFixed(0)} ms (${(mb / (base / 1000)).toFixed(0)} MB/s); readTranscript: median ${read.toFixed(0)} ms (${(mb / (read / 1000)).toFixed(0)} MB/s); ${spread(headline)}`);
+  console.log(`figure: readTranscript ÷ split+JSON.parse = ${headline.ratio.toFixed(2)} (goal ≤ 1.1)`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -6,6 +6,14 @@
  */
 
 // The Trace: what one run did, read from a transcript
+import type { ArmsResult, MeasureArmsOptions } from "./measure/arms.js";
+import type { EvalDefinition } from "./eval/define.js";
+import type { LoadedEvalFile } from "./eval/load.js";
+import type { MeasureOptions } from "./measure/measure.js";
+import type { CheckReport } from "./measure/types.js";
+import type { EvalOutcome, RunEvalsOptions } from "./eval/run-evals.js";
+import type { Trace } from "./trace/types.js";
+
 export type {
   Trace,
   ToolCall,
@@ -61,7 +69,6 @@ export type { ProctorErrorCode, ProctorErrorOptions } from "./errors/proctor-err
 export { InvalidCheckError } from "./checks/validate.js";
 
 // measure: trials, statistics, gates, arms, shards, merge, compare
-export { measure } from "./measure/measure.js";
 export type { MeasureOptions, TrialContext } from "./measure/measure.js";
 export type { Budget, EarlyStop } from "./measure/stopping.js";
 export type { ProgressOptions, ProgressState } from "./measure/progress.js";
@@ -69,7 +76,6 @@ export { assertRates, evaluateThresholds, RatesBelowThresholdError } from "./mea
 export type { ThresholdRow, ThresholdVerdict } from "./measure/thresholds.js";
 export { compareReports } from "./measure/compare-reports.js";
 export type { ReportComparison, CheckComparison, ChangeVerdict, CompareOptions, SideCounts } from "./measure/compare-reports.js";
-export { measureArms } from "./measure/arms.js";
 export type { MeasureArmsOptions, ArmsResult } from "./measure/arms.js";
 export { shardTrials, parseShard, formatShard } from "./measure/shard.js";
 export type { TrialRange } from "./measure/shard.js";
@@ -90,7 +96,32 @@ export type { ProportionComparison } from "./stats/compare.js";
 // evals: declared with defineEval, run by `proctor run` (or runEvals in code)
 export { defineEval, isEvalDefinition } from "./eval/define.js";
 export type { EvalSpec, EvalDefinition, MockSpec, ReplayTierSpec, RealSpec, PerTrial } from "./eval/define.js";
-export { loadEvalFiles } from "./eval/load.js";
 export type { LoadedEvalFile } from "./eval/load.js";
-export { runEvals } from "./eval/run-evals.js";
 export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, Tier } from "./eval/run-evals.js";
+
+// The asynchronous entry points load their modules on first call: most importers of proctor only
+// read transcripts and check them, and a module graph they never run still costs every process
+// its read and compile. Each wrapper has the signature of the function it loads.
+
+/** Run the trials and return the CheckReport. Rejects only for bad options, never for a bad trial. */
+export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<CheckReport> {
+  return (await import("./measure/measure.js")).measure(options);
+}
+
+/** Measure every arm and compare each with the first: `{ arms: { baseline, candidate } }`. */
+export async function measureArms<T = Trace>(options: MeasureArmsOptions<T>): Promise<ArmsResult> {
+  return (await import("./measure/arms.js")).measureArms(options);
+}
+
+/** Load several eval files (directories are searched for *.eval.* files); eval names must be unique across them. */
+export async function loadEvalFiles(paths: readonly string[]): Promise<LoadedEvalFile[]> {
+  return (await import("./eval/load.js")).loadEvalFiles(paths);
+}
+
+/**
+ * Run every eval in order and gate each report with its thresholds. Bad input (a malformed spec,
+ * an unavailable tier such as the real API without a key) is refused before the first trial.
+ */
+export async function runEvals(definitions: readonly EvalDefinition[], options: RunEvalsOptions): Promise<EvalOutcome[]> {
+  return (await import("./eval/run-evals.js")).runEvals(definitions, options);
+}

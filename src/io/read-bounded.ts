@@ -45,18 +45,24 @@ export function readTextWithin(file: string, limits: ReadLimits): string {
 export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
   const fd = openSync(file, "r");
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    const size = stat.size;
     const parts: Buffer[] = [];
     let total = 0;
     // Bytes of the current line read before this chunk.
     let lineBytes = 0;
     for (;;) {
-      const want = parts.length === 0 && size > 0 ? Math.min(size, limits.maxBytes) + 1 : CHUNK;
-      const buffer = Buffer.allocUnsafe(want);
+      // The first read takes a regular file whole; later reads (the end-of-file probe after it,
+      // or a device's, pipe's or growing file's chunks) go through one shared scratch buffer and
+      // keep a copy of what they got: a fresh 1 MiB per probe, per file, is external memory
+      // that sets off a garbage collection every few dozen files.
+      const first = parts.length === 0 && size > 0;
+      const want = first ? Math.min(size, limits.maxBytes) + 1 : CHUNK;
+      const buffer = first ? Buffer.allocUnsafe(want) : scratchBuffer();
       const n = readSync(fd, buffer, 0, want, null);
       if (n === 0) break;
       total += n;
-      const view = buffer.subarray(0, n);
+      const view = first ? buffer.subarray(0, n) : Buffer.from(buffer.subarray(0, n));
       // Every line ends within maxLineBytes of its start exactly when, from each line start, the
       // last newline within that reach is found: every line up to it is shorter. So the check
       // jumps a whole cap's width at a time instead of visiting every line; line numbers are
@@ -75,12 +81,23 @@ export function readBytesWithin(file: string, limits: ReadLimits): Buffer {
       if (lineBytes > limits.maxLineBytes) throw new ReadOverflowError({ kind: "line", line: lineAt(parts, view, start) }, limits);
       if (total > limits.maxBytes) throw new ReadOverflowError({ kind: "total", line: lineAt(parts, view, n) }, limits);
       parts.push(view);
+      // A regular file that gave exactly its size (one byte less than asked for) has ended: no
+      // read to find that out. A shorter read (one capped by the system) goes on as before.
+      if (first && n === size && stat.isFile()) break;
     }
     const [only] = parts;
     return parts.length === 1 && only ? only : Buffer.concat(parts, total);
   } finally {
     closeSync(fd);
   }
+}
+
+let scratch: Buffer | undefined;
+
+/** The chunk-sized buffer every read after a file's first one reads into (reads are synchronous: one at a time). */
+function scratchBuffer(): Buffer {
+  scratch ??= Buffer.allocUnsafe(CHUNK);
+  return scratch;
 }
 
 /** The 1-based number of the line holding byte `end` of `view`, the chunk read after `parts`. */

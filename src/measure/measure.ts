@@ -3,10 +3,8 @@
  * each Trace with the one evaluator `expect` uses, and report per-check rates with honest
  * intervals. Errored trials are counted and listed, never passes; memory stays flat in N.
  */
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import type { LimitFunction } from "p-limit";
 import { evaluateChecks, type Check } from "../checks/check.js";
 import { isProctorError, InvalidInputError } from "../errors/proctor-error.js";
@@ -121,7 +119,9 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const tally = new Tally(start, end, described, maxExamples);
   const progress = createProgress(options.progress ?? "auto");
   const log: TraceLog | undefined = options.keepTraces ? openTraceLog(options.keepTraces) : undefined;
-  const seedForStreams = options.seed ?? randomUUID();
+  // The global Web Crypto and performance, not node:crypto and node:perf_hooks: those load at
+  // import time (a few ms each for every importer of proctor); the globals load on first use.
+  const seedForStreams = options.seed ?? crypto.randomUUID();
   const limit = options.limit ?? (await import("p-limit")).default(concurrency);
   const startedAt = new Date();
   const t0 = performance.now();

@@ -14,11 +14,14 @@ export function relativeToCwd(file: string, cwd: string | undefined): string {
 /** Changes reported by successful Write/Edit/MultiEdit/NotebookEdit calls, first change kind kept per path. */
 export function filesFromCalls(calls: readonly ToolCall[], cwd: string | undefined): FileRecord {
   const changes = new Map<string, FileChange>();
+  const seen = new Set<string>();
   for (const call of calls) {
     const key = FILE_TOOLS[call.name];
     if (!key || call.status !== "success") continue;
     const file = call.input[key];
-    if (typeof file !== "string") continue;
+    if (typeof file !== "string" || seen.has(file)) continue;
+    // The same path again makes the same relative path, already recorded: no second path.relative.
+    seen.add(file);
     const rel = relativeToCwd(file, cwd);
     if (changes.has(rel)) continue;
     const created = call.name === "Write" && /\bcreated\b/i.test(call.result ?? "");

@@ -43,22 +43,32 @@ function textOf(text: EventText): string {
 /** The first `lines` lines of an EventText (decoding no more of the bytes than those). */
 function headOf(text: EventText, lines: number): string {
   if (typeof text === "string") return text;
+  return Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("utf8", 0, headEnd(text, lines));
+}
+
+/** Where the first `lines` lines of the bytes end (before the last one's newline), or their length. */
+function headEnd(text: Uint8Array, lines: number): number {
   const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   let end = -1;
   for (let n = 0; n < lines; n++) {
     end = bytes.indexOf(10, end + 1);
-    if (end === -1) return bytes.toString("utf8");
+    if (end === -1) return bytes.length;
   }
-  return bytes.toString("utf8", 0, end);
+  return end;
 }
 
 const LOG_TYPES = new Set(["user", "assistant", "attachment", "queue-operation", "last-prompt", "system", "summary"]);
 
 /** Does this text read as a session log (rather than `claude -p` stream-json)? Looks at the first event only. */
 export function isSessionLog(text: EventText): boolean {
-  const head = headOf(text, 20);
   // Its first event has a "sessionId" key: text without those letters (or a `\u` escape that
-  // could spell them) holds none, and need not be parsed — `proctor check` asks this of every file.
+  // could spell them) holds none, and need not be decoded or parsed — `proctor check` asks this
+  // of every file. Both are ASCII, so the bytes can be searched as they are.
+  if (typeof text !== "string") {
+    const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength).subarray(0, headEnd(text, 20));
+    if (bytes.indexOf("sessionId") === -1 && bytes.indexOf("\\u") === -1) return false;
+  }
+  const head = headOf(text, 20);
   if (!head.includes("sessionId") && !head.includes("\\u")) return false;
   for (const raw of head.split("\n", 20)) {
     const line = raw.trim();
@@ -266,7 +276,8 @@ export interface TranscriptFiles<T extends EventText = string> {
  */
 export function readTranscriptFiles<T extends EventText = string>(path: string, read: (file: string) => T): TranscriptFiles<T> {
   const trimmed = path.replace(/\/+$/, "");
-  const isFolder = existsSync(path) && statSync(path).isDirectory() && existsSync(`${trimmed}.jsonl`);
+  // A folder counts only with its log beside it; asking that first spares a stat of every plain file.
+  const isFolder = existsSync(`${trimmed}.jsonl`) && statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   const file = isFolder ? `${trimmed}.jsonl` : path;
   const text = read(file);
   if (!isSessionLog(text)) return { file, text };
@@ -297,8 +308,11 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * A command-line argument as a transcript path: itself when it exists, else — when it is a session
  * id — that session's log under `root`. Unchanged otherwise, so the reader names the missing path.
  */
-export function resolveTranscriptArg(arg: string, root = sessionsRoot()): string {
-  if (existsSync(arg) || !SESSION_ID.test(arg) || !existsSync(root)) return arg;
+export function resolveTranscriptArg(arg: string, root?: string): string {
+  // The pattern first: a path that is no session id needs no look at the disk here.
+  if (!SESSION_ID.test(arg) || existsSync(arg)) return arg;
+  root ??= sessionsRoot();
+  if (!existsSync(root)) return arg;
   for (const project of readdirSync(root)) {
     const candidate = join(root, project, `${arg}.jsonl`);
     if (existsSync(candidate)) return candidate;

@@ -83,6 +83,15 @@ function classifierFiles(files: readonly string[]): string[] {
   return own.filter((f) => /^\/\/ dist\/src\/effects\/bash\/classify\.js$/m.test(readFileSync(f, "utf8")));
 }
 
+/** The built files among `files` that hold the source module `module` (`measure/measure.js`), found by the bundle's `// dist/src/…` comment. */
+function filesHolding(files: readonly string[], module: string): string[] {
+  const marker = new RegExp(`^// dist/src/${module.replace(/[.]/g, "\\.")}$`, "m");
+  return files.filter((f) => f.startsWith(path.join(root, "dist") + path.sep) && f.endsWith(".js") && marker.test(readFileSync(f, "utf8")));
+}
+
+/** A PROCTOR_THEN that lists the Node built-ins loaded so far as `builtin:NativeModule NAME` lines. */
+const LIST_BUILTINS = `process.getBuiltinModule("node:fs").appendFileSync(process.env.PROCTOR_LOG, process.moduleLoadList.map((m) => "builtin:" + m).join("\\n") + "\\n");`;
+
 const bin = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: { proctor: string } }).bin.proctor);
 
 /**
@@ -116,6 +125,21 @@ describe("start-up", () => {
     const files = loadedFiles("proctor");
     expect(files).toContain(entryFile("."));
     expect(packagesIn(files).filter((p) => SLOW.includes(p) || LAZY.includes(p))).toEqual([]);
+  });
+
+  it('import("proctor") loads neither node:crypto nor node:perf_hooks, nor the measurement and eval runner until one is called', () => {
+    const builtins = (files: readonly string[]) => files.filter((f) => /^builtin:NativeModule (?:crypto|perf_hooks)$/.test(f));
+    const files = loadedFiles("proctor", LIST_BUILTINS);
+    expect(files).toContain("builtin:NativeModule fs"); // the listing itself works
+    expect(builtins(files)).toEqual([]);
+    for (const module of ["measure/measure.js", "eval/run-evals.js", "eval/load.js", "measure/arms.js"]) expect(filesHolding(files, module), module).toEqual([]);
+    // Calling measure loads it.
+    const measured = loadedFiles(
+      "proctor",
+      `const trace = await mod.readTranscript(${JSON.stringify(path.join(root, "test/fixtures/transcripts/edit-write-bash-fail.jsonl"))});
+      await mod.measure({ run: () => trace, checks: [mod.tool("Bash")], trials: 1, progress: false });`,
+    );
+    expect(filesHolding(measured, "measure/measure.js")).toHaveLength(1);
   });
 
   it('import("proctor") leaves out the shell classifier (the safety layer) until a safety check is evaluated', () => {

@@ -57,6 +57,24 @@ describe("random line sequences read as the earlier parser read them", () => {
     }), { numRuns: 300 });
   });
 
+  // The recordings' hooks are all PreToolUse, each before its call's result. A hook after a call
+  // (every call of its tool answered, or not) finds the call another way, so this pool has calls,
+  // results (alone and right after their call) and hooks after them.
+  const call = (tool: string, k: number) => JSON.stringify({ type: "assistant", message: { id: `m-${tool}-${k % 2}`, content: [{ type: "tool_use", id: `${tool}-${k}`, name: tool, input: { command: "ls" } }] } });
+  const result = (tool: string, k: number) => JSON.stringify({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: `${tool}-${k}`, content: "ok" }] } });
+  const hooksAfter = (tool: string, k: number) => [
+    JSON.stringify({ type: "system", subtype: "hook_started", hook_id: `post-${tool}-${k}`, hook_name: `PostToolUse:${tool}`, hook_event: "PostToolUse" }),
+    JSON.stringify({ type: "system", subtype: "hook_response", hook_id: `post-${tool}-${k}`, hook_name: `PostToolUse:${tool}`, hook_event: "PostToolUse", exit_code: k % 3, stdout: "", stderr: "" }),
+    JSON.stringify({ type: "system", subtype: "hook_response", hook_id: `unstarted-${tool}-${k}`, hook_name: `PostToolUse:${tool}`, exit_code: 0, stdout: "", stderr: "" }),
+  ];
+  const AFTER_CALLS = ["Bash", "Write"].flatMap((tool) => [0, 1, 2].flatMap((k) => [call(tool, k), result(tool, k), `${call(tool, k)}\n${result(tool, k)}`, ...hooksAfter(tool, k)]));
+
+  it("claude stream-json with hooks after calls", () => {
+    fc.assert(fc.property(lineSequences(AFTER_CALLS, ODD), (text) => {
+      vexpect(asJson(parseTranscript(text))).toEqual(asJson(parseTranscriptBefore(text)));
+    }), { numRuns: 300 });
+  });
+
   it("codex exec --json", () => {
     fc.assert(
       fc.property(lineSequences(codexLines, ODD), fc.constantFrom(undefined, "/work"), (text, cwd) => {

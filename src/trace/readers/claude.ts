@@ -27,6 +27,15 @@ interface ReadingCall {
   readonly turn: number;
   /** Index into the hooks of the PreToolUse hook event that refused this call. */
   denyingHook: number | undefined;
+  /** The calls to the same tool, this one among them. */
+  readonly named: NamedCalls;
+}
+
+/** The calls to one tool, in order. */
+interface NamedCalls {
+  readonly calls: ReadingCall[];
+  /** How many have no result yet: when none has, a hook's call is the latest. */
+  pending: number;
 }
 
 /** The assistant lines of one model message (the CLI writes one line per content block). */
@@ -57,8 +66,13 @@ export interface ClaudeReadState {
   readonly calls: ReadingCall[];
   readonly callsById: Map<string, ReadingCall>;
   /** Calls per tool name, in order: what a `PreToolUse:Write` hook is about is found here. */
-  readonly callsByName: Map<string, ReadingCall[]>;
-  readonly messages: Map<string, ModelMessage>;
+  readonly callsByName: Map<string, NamedCalls>;
+  /**
+   * Every model message by id. A message that has called a tool (and is not synthetic) is only
+   * its turn number: nothing else about it can matter any more, and a number is no object for the
+   * garbage collector to carry to the end of the read.
+   */
+  readonly messages: Map<string, ModelMessage | number>;
   /** Subagent type per spawning call id. */
   readonly subagentTypes: Map<string, string>;
   readonly hooks: HookEvent[];
@@ -125,12 +139,25 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   const parent = event.parent_tool_use_id;
   const agent = typeof parent === "string" ? parent : parent === undefined || parent === null ? MAIN_AGENT : String(parent);
   const id = typeof msg.id === "string" ? msg.id : msg.id === undefined || msg.id === null ? `line-${line}` : String(msg.id);
-  let message = state.messages.get(id);
+  const known = state.messages.get(id);
+  const content: unknown = msg.content;
+  if (typeof known === "number") {
+    // A message that already called a tool: only its further calls count.
+    addCalls(state, content, agent, known);
+    return;
+  }
+  if (known === undefined && msg.model !== "<synthetic>" && callsATool(content)) {
+    // A new message that calls a tool on its first line (the usual case) is its turn number at once.
+    const turn = state.messages.size + 1;
+    state.messages.set(id, turn);
+    addCalls(state, content, agent, turn);
+    return;
+  }
+  let message = known;
   if (!message) {
     message = { id, agent, texts: undefined, callsTool: false, synthetic: msg.model === "<synthetic>", at: state.calls.length, turn: state.messages.size + 1 };
     state.messages.set(id, message);
   }
-  const content: unknown = msg.content;
   if (Array.isArray(content)) {
     for (const block of content as unknown[]) {
       if (!isRecord(block)) continue;
@@ -149,13 +176,28 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
     }
   }
   if (message.synthetic && message.texts !== undefined) state.syntheticError = message.texts.join("");
+  else if (message.callsTool && !message.synthetic) state.messages.set(id, message.turn);
+}
+
+/** Whether a message's content holds a tool call. */
+function callsATool(content: unknown): boolean {
+  if (!Array.isArray(content)) return false;
+  for (const block of content as unknown[]) if (isRecord(block) && block.type === "tool_use") return true;
+  return false;
+}
+
+/** The tool calls among a message's content blocks, in order. */
+function addCalls(state: ClaudeReadState, content: unknown, agent: string, turn: number): void {
+  if (!Array.isArray(content)) return;
+  for (const block of content as unknown[]) if (isRecord(block) && block.type === "tool_use") addCall(state, block, agent, turn);
 }
 
 function addCall(state: ClaudeReadState, block: Json, agent: string, turn: number): void {
   // Every field set here, in one order: calls keep one shape however they end.
+  const name = String(block.name);
   const call: ReadingCall = {
     id: String(block.id),
-    name: String(block.name),
+    name,
     input: callInput(block.input),
     agent,
     agentType: agent !== MAIN_AGENT ? state.subagentTypes.get(agent) : undefined,
@@ -163,13 +205,22 @@ function addCall(state: ClaudeReadState, block: Json, agent: string, turn: numbe
     isError: undefined,
     turn,
     denyingHook: undefined,
+    named: namedCalls(state, name),
   };
   if (SUBAGENT_TOOLS.has(call.name)) state.subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
   state.calls.push(call);
   state.callsById.set(call.id, call);
-  const named = state.callsByName.get(call.name);
-  if (named) named.push(call);
-  else state.callsByName.set(call.name, [call]);
+  call.named.calls.push(call);
+  call.named.pending++;
+}
+
+function namedCalls(state: ClaudeReadState, name: string): NamedCalls {
+  let named = state.callsByName.get(name);
+  if (!named) {
+    named = { calls: [], pending: 0 };
+    state.callsByName.set(name, named);
+  }
+  return named;
 }
 
 /** A tool call's input as the transcript gave it; anything but an object reads as no input. */
@@ -188,6 +239,7 @@ function readToolResults(state: ClaudeReadState, event: Json): void {
     if (!isRecord(block) || block.type !== "tool_result") continue;
     const call = state.callsById.get(String(block.tool_use_id));
     if (!call) continue;
+    if (call.result === undefined) call.named.pending--;
     call.result = flattenContent(block.content);
     call.isError = block.is_error === true;
   }
@@ -195,17 +247,17 @@ function readToolResults(state: ClaudeReadState, event: Json): void {
 
 /** `system/init`: the CLI, model, cwd and tools of the run. */
 function readInit(state: ClaudeReadState, event: Json): void {
-  state.source = {
-    kind: state.source.kind,
-    ...(typeof event.claude_code_version === "string" ? { agentVersion: event.claude_code_version } : {}),
-    ...(typeof event.session_id === "string" ? { sessionId: event.session_id } : {}),
-    ...(typeof event.model === "string" ? { model: event.model } : {}),
-    ...(typeof event.cwd === "string" ? { cwd: event.cwd } : {}),
-    ...(typeof event.permissionMode === "string" ? { permissionMode: event.permissionMode } : {}),
-    ...(Array.isArray(event.tools) ? { tools: event.tools.map(String) } : {}),
-    ...(Array.isArray(event.mcp_servers) ? { mcpServers: event.mcp_servers.map((s: unknown) => ({ name: String(field(s, "name")), status: String(field(s, "status")) })) } : {}),
-    ...(Array.isArray(event.plugins) ? { plugins: event.plugins.map((p: unknown) => ({ name: String(field(p, "name") ?? ""), path: String(field(p, "path") ?? "") })) } : {}),
-  };
+  // Field by field (see readUsage), in the order the keys have always come out.
+  const source: { -readonly [K in keyof TraceSource]: TraceSource[K] } = { kind: state.source.kind };
+  if (typeof event.claude_code_version === "string") source.agentVersion = event.claude_code_version;
+  if (typeof event.session_id === "string") source.sessionId = event.session_id;
+  if (typeof event.model === "string") source.model = event.model;
+  if (typeof event.cwd === "string") source.cwd = event.cwd;
+  if (typeof event.permissionMode === "string") source.permissionMode = event.permissionMode;
+  if (Array.isArray(event.tools)) source.tools = event.tools.map(String);
+  if (Array.isArray(event.mcp_servers)) source.mcpServers = event.mcp_servers.map((s: unknown) => ({ name: String(field(s, "name")), status: String(field(s, "status")) }));
+  if (Array.isArray(event.plugins)) source.plugins = event.plugins.map((p: unknown) => ({ name: String(field(p, "name") ?? ""), path: String(field(p, "path") ?? "") }));
+  state.source = source;
 }
 
 /** `system/hook_started`: a hook began; where it sits on the timeline and which call it is about. */
@@ -225,19 +277,21 @@ function readHookResponse(state: ClaudeReadState, event: Json): void {
   const verdict = interpretHookOutput(exitCode, stdout, stderr);
   const callId = start?.callId ?? findHookCall(state, name);
   state.answeredHooks.add(id);
-  state.hooks.push({
+  // Field by field (see readUsage), in the order the keys have always come out: one per hook line.
+  const hook: { -readonly [K in keyof HookEvent]: HookEvent[K] } = {
     name,
     event: String(event.hook_event ?? start?.event ?? name.split(":")[0]),
     exitCode,
     outcome: String(event.outcome ?? (exitCode === 0 ? "success" : "error")),
     blocked: verdict.blocked,
-    ...(verdict.decision ? { decision: verdict.decision } : {}),
-    output: typeof event.output === "string" ? event.output : stdout + stderr,
-    stdout,
-    stderr,
-    ...(callId ? { callId } : {}),
-    at: start?.at ?? state.calls.length,
-  });
+  } as HookEvent;
+  if (verdict.decision) hook.decision = verdict.decision;
+  hook.output = typeof event.output === "string" ? event.output : stdout + stderr;
+  hook.stdout = stdout;
+  hook.stderr = stderr;
+  if (callId) hook.callId = callId;
+  hook.at = start?.at ?? state.calls.length;
+  state.hooks.push(hook);
 }
 
 /** `result`: how the run ended, what it cost. */
@@ -292,8 +346,12 @@ export function parseClaudeStream(text: string | Uint8Array, options: { sourceKi
 function findHookCall(state: ClaudeReadState, hookName: string): string | undefined {
   const colon = hookName.indexOf(":");
   if (colon === -1) return undefined;
-  const named = state.callsByName.get(hookName.slice(colon + 1));
-  if (!named) return undefined;
+  const name = hookName.slice(colon + 1);
+  const group = state.callsByName.get(name);
+  if (!group) return undefined;
+  const named = group.calls;
+  // Every call of the tool answered (a PostToolUse hook, say): the latest, without a scan of them all.
+  if (group.pending === 0) return named[named.length - 1]?.id;
   for (let i = named.length - 1; i >= 0; i--) if (named[i]?.result === undefined) return named[i]?.id;
   return named[named.length - 1]?.id;
 }
@@ -308,7 +366,7 @@ export function finishTrace(state: ClaudeReadState): Trace {
 
   const replies: Reply[] = [];
   for (const m of state.messages.values()) {
-    if (m.agent !== MAIN_AGENT || m.callsTool || m.synthetic || m.texts === undefined) continue;
+    if (typeof m === "number" || m.agent !== MAIN_AGENT || m.callsTool || m.synthetic || m.texts === undefined) continue;
     const text = m.texts.join("");
     if (text.trim()) replies.push({ text, messageId: m.id, at: m.at });
   }
@@ -334,7 +392,8 @@ export function finishTrace(state: ClaudeReadState): Trace {
     });
   }
 
-  const ids = new Set(toolCalls.map((c) => c.id));
+  // The calls' ids are callsById's keys: no second set of them.
+  const ids = state.callsById;
   return {
     version: 1,
     source,
@@ -370,12 +429,14 @@ function withoutCallId(hook: HookEvent): HookEvent {
 
 /** The subagents the Agent/Task calls started, with the calls each made, and the skills activated. */
 function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { subagents: SubagentRun[]; skills: SkillActivation[] } {
+  // The calls of each agent that some Agent/Task call started: only those lists are read.
   const byAgent = new Map<string, number[]>();
-  toolCalls.forEach((c, i) => {
-    const own = byAgent.get(c.agent);
-    if (own) own.push(i);
-    else byAgent.set(c.agent, [i]);
-  });
+  for (const c of toolCalls) if (SUBAGENT_TOOLS.has(c.name)) byAgent.set(c.id, []);
+  if (byAgent.size > 0) {
+    toolCalls.forEach((c, i) => {
+      byAgent.get(c.agent)?.push(i);
+    });
+  }
   const subagents: SubagentRun[] = [];
   const skills: SkillActivation[] = [];
   toolCalls.forEach((c, i) => {
@@ -432,13 +493,22 @@ function readUsage(result: Json): Usage | undefined {
   if (typeof usage !== "object" || usage === null) return undefined;
   // An array is an object too: it has always given a usage of zero tokens.
   const u: Json = isRecord(usage) ? usage : NO_FIELDS;
-  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-  return {
-    ...(typeof result.total_cost_usd === "number" && Number.isFinite(result.total_cost_usd) ? { costUsd: result.total_cost_usd } : {}),
-    ...(typeof result.duration_ms === "number" && Number.isFinite(result.duration_ms) ? { durationMs: result.duration_ms } : {}),
-    inputTokens: n(u.input_tokens),
-    outputTokens: n(u.output_tokens),
-    cacheCreationTokens: n(u.cache_creation_input_tokens),
-    cacheReadTokens: n(u.cache_read_input_tokens),
-  };
+  // Field by field, not with conditional spreads: spreads are slow in code that has not warmed
+  // up, which is all of it in a one-shot `proctor check`.
+  const out: { -readonly [K in keyof Usage]: Usage[K] } = {} as Usage;
+  if (isFiniteNumber(result.total_cost_usd)) out.costUsd = result.total_cost_usd;
+  if (isFiniteNumber(result.duration_ms)) out.durationMs = result.duration_ms;
+  out.inputTokens = finiteOrZero(u.input_tokens);
+  out.outputTokens = finiteOrZero(u.output_tokens);
+  out.cacheCreationTokens = finiteOrZero(u.cache_creation_input_tokens);
+  out.cacheReadTokens = finiteOrZero(u.cache_read_input_tokens);
+  return out;
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+function finiteOrZero(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }

@@ -27,8 +27,15 @@ export interface JsonLineOptions {
  */
 export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink, options: JsonLineOptions = {}): void {
   const trim = options.trim === true;
-  // All-ASCII bytes decode to one one-byte string whose lines split off as cheap slices.
-  if (typeof text !== "string" && asciiThroughout(text)) text = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("latin1");
+  // All-ASCII bytes decode to one one-byte string whose lines split off as cheap slices. A small
+  // file is decoded whole as well: per line, finding and decoding it costs more than a two-byte
+  // string costs JSON.parse when there are only a few kilobytes of them (a one-shot `proctor check`
+  // over many recorded runs reads many such files).
+  if (typeof text !== "string") {
+    const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    if (bytes.length <= DECODE_WHOLE_BELOW) text = bytes.toString("utf8");
+    else if (asciiThroughout(bytes)) text = bytes.toString("latin1");
+  }
   if (typeof text === "string") {
     const lines = text.split("\n");
     for (let i = 0; i < lines.length; i++) readJsonLine(trim ? (lines[i] as string).trim() : (lines[i] as string), i + 1, sink);
@@ -49,6 +56,9 @@ export function readJsonLines(text: string | Uint8Array, sink: JsonLineSink, opt
     line++;
   }
 }
+
+/** The size up to which bytes are decoded whole, whatever is in them. */
+const DECODE_WHOLE_BELOW = 64 << 10;
 
 /** Bytes per isAscii call: text with non-ASCII near its start is told apart without scanning it all. */
 const ASCII_BLOCK = 1 << 20;
