@@ -281,6 +281,14 @@ describe("proctor gate when stdout cannot take the answer", () => {
     expect(gone.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("stderr on a full disk (/dev/full): a refusal keeps exit 2, a deny that cannot be delivered too, an ignored event exit 0 (an unhandled stderr error was exit 1: the call went through)", async () => {
+    const notJson = await sh(`echo nope | ${gateLine()} 2>/dev/full`);
+    expect(notJson).toEqual({ code: 2, signal: null, stdout: "", stderr: "" });
+    expect(await sh(`${gateLine()} < ${quoted(denyFile)} >/dev/full 2>/dev/full`)).toEqual({ code: 2, signal: null, stdout: "", stderr: "" });
+    expect(await sh(`echo '{"hook_event_name":"PostToolUse"}' | ${gateLine()} 2>/dev/full`)).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
+    expect(await sh(`${gateLine()} < ${quoted(denyFile)} 2>/dev/full`)).toEqual(await oracle(DENIED));
+  });
+
   it("a reader that takes one byte and closes (| head -c 1) still saw the answer begin; exit 0", async () => {
     const outcome = await sh(`{ ${gateLine()} < ${quoted(denyFile)}; echo "exit $?" >&2; } | head -c 1`);
     expect(outcome).toEqual({ code: 0, signal: null, stdout: "{", stderr: "exit 0\n" });
