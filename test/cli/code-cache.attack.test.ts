@@ -153,7 +153,7 @@ describe("the gate's code cache under attack", () => {
     expect(run(READ)).toEqual(expected(READ));
     const inputs = Array.from({ length: 12 }, (_, i) => [FAST, ARITH, READ, HEREDOC][i % 4] as string);
     const outcomes = await Promise.all(inputs.map(runAsync));
-    outcomes.forEach((o, i) => expect(o).toEqual(expected(inputs[i] as string)));
+    for (const [i, o] of outcomes.entries()) expect(o).toEqual(expected(inputs[i] as string));
     expect(tmpLeft()).toEqual([]);
     expect(cacheState()).toBe("accepted");
     // It settles: past the refreshes, the file is left alone, and still accepted.

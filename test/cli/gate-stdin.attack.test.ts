@@ -221,7 +221,7 @@ describe("proctor gate under hostile stdin", () => {
 
   it("sixteen gates at once, each with its payload in pieces, all answer as the oracle", async () => {
     const outcomes = await Promise.all(Array.from({ length: 16 }, (_, i) => overSocket([(i % 2 ? ALLOWED : DENIED).slice(0, 17 + i), (i % 2 ? ALLOWED : DENIED).slice(17 + i)], 30)));
-    outcomes.forEach((o, i) => expect(o).toEqual(i % 2 ? allow : deny));
+    for (const [i, o] of outcomes.entries()) expect(o).toEqual(i % 2 ? allow : deny);
   }, 60_000);
 
   it("restores stdin's blocking mode for the next program in the shell, after a deadline deny (exit 0, and exit 2 when it cannot be written)", async () => {
