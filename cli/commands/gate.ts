@@ -127,7 +127,8 @@ const gate: Command = async (argv) => {
   );
   const started = nowMs();
   const deadlineMs = values["deadline-ms"] === undefined ? GATE_DEADLINE_MS : Number(values["deadline-ms"]);
-  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) bad(`--deadline-ms must be a positive whole number of milliseconds; got ${JSON.stringify(values["deadline-ms"])}`);
+  // Past 2^31 - 1 ms a Node timer fires after 1 ms (with a warning on stderr): the deadline would deny at once.
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0 || deadlineMs > 0x7fffffff) bad(`--deadline-ms must be a positive whole number of milliseconds, at most 2147483647; got ${JSON.stringify(values["deadline-ms"])}`);
   const late = `proctor gate: no decision within ${deadlineMs} ms, so the call is denied (a gate that runs out of time must not let it through)`;
   // Waiting (stdin, the policy file, the shell parser) can stall; the answer then is deny, never a timeout that fails open.
   const watchdog = setTimeout(() => {

@@ -245,6 +245,13 @@ describe("proctor gate under hostile stdin", () => {
     }
   });
 
+  it("--deadline-ms past a Node timer's range is refused (it fired after 1 ms, denying a payload that came in pieces, with a warning on stderr)", async () => {
+    const refused = await overSocket([ALLOWED.slice(0, 20), ALLOWED.slice(20)], 50, { args: [...ARGS, "--deadline-ms", "3000000000"] });
+    // The refusal and the usage line.
+    expectBlocked({ ...refused, stderr: refused.stderr.replace(/\nusage: .*\n$/, "\n") }, /^proctor gate: error \[INVALID_INPUT\] --deadline-ms must be a positive whole number of milliseconds, at most 2147483647/);
+    expect(await overSocket([ALLOWED.slice(0, 20), ALLOWED.slice(20)], 50, { args: [...ARGS, "--deadline-ms", "2147483647"] })).toEqual(allow);
+  });
+
   it("NODE_OPTIONS=--pending-deprecation (with or without --throw-deprecation): the oracle's answer, exit 0, nothing on stderr", async () => {
     for (const options of ["--pending-deprecation", "--pending-deprecation --throw-deprecation"]) {
       const env = { ...process.env, NODE_OPTIONS: options };
