@@ -62,13 +62,17 @@ export async function main(argvIn: readonly string[], commands: CommandTable): P
 /** Run the command named on the command line and set the exit code; for the CLI's entry files. */
 export function runMain(commands: CommandTable): void {
   // A reader that closed the pipe (`proctor trace x | head`) is not an error.
-  whenStdoutIsMade((stdout) =>
+  whenStdioIsMade("stdout", (stdout) =>
     stdout.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
       process.stderr.write(`proctor: cannot write the output: ${error.code ?? error.message}\n`);
       process.exit(2);
     }),
   );
+  // stderr that cannot be written (a full disk, a reader gone) has nowhere to report to: the exit
+  // code still says what happened. Unhandled, the error would end the process with exit 1, which
+  // for `proctor gate` lets the call through where exit 2 blocks it.
+  whenStdioIsMade("stderr", (stderr) => stderr.on("error", () => undefined));
 
   main(process.argv.slice(2), commands).then(
     (code) => {
@@ -82,25 +86,25 @@ export function runMain(commands: CommandTable): void {
 }
 
 /**
- * Runs `attach` on `process.stdout` when something first uses it, not now: Node makes the stream
- * on first use, and for a pipe that is a `net.Socket` (~6 ms of module loading) — paid by every
- * `proctor gate`, which writes its one line with `writeSync`, if a listener made it up front.
+ * Runs `attach` on `process.stdout` (or `stderr`) when something first uses it, not now: Node makes
+ * the stream on first use, and for a pipe that is a `net.Socket` (~6 ms of module loading) — paid
+ * by every `proctor gate`, which writes its one line with `writeSync`, if a listener made it up front.
  */
-function whenStdoutIsMade(attach: (stdout: NodeJS.WriteStream) => void): void {
-  const original = Object.getOwnPropertyDescriptor(process, "stdout");
+function whenStdioIsMade(name: "stdout" | "stderr", attach: (stream: NodeJS.WriteStream) => void): void {
+  const original = Object.getOwnPropertyDescriptor(process, name);
   const get = original?.get;
   if (original === undefined || get === undefined || original.configurable !== true) {
-    attach(process.stdout);
+    attach(process[name]);
     return;
   }
-  Object.defineProperty(process, "stdout", {
+  Object.defineProperty(process, name, {
     configurable: true,
     enumerable: original.enumerable ?? true,
     get() {
-      Object.defineProperty(process, "stdout", original);
-      const stdout = get.call(process) as NodeJS.WriteStream;
-      attach(stdout);
-      return stdout;
+      Object.defineProperty(process, name, original);
+      const stream = get.call(process) as NodeJS.WriteStream;
+      attach(stream);
+      return stream;
     },
   });
 }

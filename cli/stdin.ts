@@ -72,6 +72,9 @@ function pollPipe(maxBytes: number, deadlineMs: number): Promise<StdinOutcome> {
           resolve(outcome);
           return;
         }
+        // Data came: the writer is at work, so the next poll is soon (a big payload through a
+        // 64 KiB pipe is 128 polls; at the longest pause that would be 2.5 s).
+        pause = 1;
       }
       const left = deadlineMs - (Date.now() - started);
       if (left <= 0) {
@@ -114,7 +117,19 @@ class Collector {
 function setNonBlocking(): boolean {
   try {
     type PipeWrap = { Pipe?: new (type: number) => { open(fd: number): number }; constants?: { SOCKET?: unknown } };
-    const binding = (process as unknown as { binding?: (name: string) => PipeWrap }).binding?.("pipe_wrap");
+    // `process.binding` is deprecated (DEP0111): under --pending-deprecation it warns on stderr,
+    // and with --throw-deprecation too the warning is thrown on the next tick, after the answer
+    // (exit 1, which lets the call through). Asked quietly; the warning is about this line, not
+    // the user's code.
+    const quiet = process.noDeprecation;
+    process.noDeprecation = true;
+    let binding: PipeWrap | undefined;
+    try {
+      binding = (process as unknown as { binding?: (name: string) => PipeWrap }).binding?.("pipe_wrap");
+    } finally {
+      if (quiet === undefined) delete process.noDeprecation;
+      else process.noDeprecation = quiet;
+    }
     if (typeof binding?.Pipe !== "function" || typeof binding.constants?.SOCKET !== "number") return false;
     const handle = new binding.Pipe(binding.constants.SOCKET);
     if (handle.open(0) !== 0) return false;

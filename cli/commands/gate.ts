@@ -7,8 +7,8 @@
  * shell command that needs it (not for a plain read-only one like `git status`), and YAML only
  * for a YAML policy.
  */
-import { writeSync } from "node:fs";
-import { InvalidInputError, isProctorError } from "../../src/errors/proctor-error.js";
+import { fstatSync, statSync, writeSync } from "node:fs";
+import { InvalidInputError, RunError, isProctorError } from "../../src/errors/proctor-error.js";
 import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { claudeCodeDialect, codexDialect, shellCommandOf } from "../../src/effects/dialect.js";
@@ -18,6 +18,7 @@ import { readPolicyFile } from "../../src/policy/policy-file.js";
 import type { RuleOfTwoProfile } from "../../src/policy/rule-of-two.js";
 import { APPROVAL_RUNGS, type ApprovalRung } from "../../src/policy/rungs.js";
 import { parseCommandArgs } from "../args.js";
+import { describeProctorError } from "../errors.js";
 import type { Command } from "../command.js";
 import { useOneShotWasmFlags } from "../one-shot.js";
 import { readStdinWithin } from "../stdin.js";
@@ -126,18 +127,27 @@ const gate: Command = async (argv) => {
   );
   const started = nowMs();
   const deadlineMs = values["deadline-ms"] === undefined ? GATE_DEADLINE_MS : Number(values["deadline-ms"]);
-  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) bad(`--deadline-ms must be a positive whole number of milliseconds; got ${JSON.stringify(values["deadline-ms"])}`);
+  // Past 2^31 - 1 ms a Node timer fires after 1 ms (with a warning on stderr): the deadline would deny at once.
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0 || deadlineMs > 0x7fffffff) bad(`--deadline-ms must be a positive whole number of milliseconds, at most 2147483647; got ${JSON.stringify(values["deadline-ms"])}`);
   const late = `proctor gate: no decision within ${deadlineMs} ms, so the call is denied (a gate that runs out of time must not let it through)`;
   // Waiting (stdin, the policy file, the shell parser) can stall; the answer then is deny, never a timeout that fails open.
   const watchdog = setTimeout(() => {
-    writeSync(1, denyAnswer(late));
-    process.exit(0);
+    // An answer already on its way (stdout was full) is not added to: the deny goes to stderr, with exit 2.
+    try {
+      if (answerInFlight) throw undelivered("deny", late, "its answer was still waiting for stdout to take it");
+      writeAnswer(denyAnswer(late), "deny", late);
+      process.exit(0);
+    } catch (error) {
+      process.stderr.write(`${isProctorError(error) ? describeProctorError(error, "gate") : late}\n`);
+      process.exit(2);
+    }
   }, deadlineMs);
   watchdog.unref();
   try {
     return await decide(values, positionals, started, deadlineMs, late);
   } finally {
-    clearTimeout(watchdog);
+    // Kept while an answer waits for a full stdout: a reader that never reads gets exit 2 at the deadline, not a hang.
+    if (!answerInFlight) clearTimeout(watchdog);
   }
 };
 
@@ -185,28 +195,60 @@ async function decide(values: GateValues, positionals: string[], started: number
   const answer = decideGate(payload.toolName, payload.toolInput, options, judge);
   // A synchronous decision cannot be interrupted; one that overran is not trusted to allow.
   if (nowMs() - started > deadlineMs) {
-    writeAnswer(denyAnswer(late));
+    writeAnswer(denyAnswer(late), "deny", late);
     return 0;
   }
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
   if (decision === undefined) return 0;
   const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
-  writeAnswer(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`);
+  writeAnswer(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`, decision, reason);
   return 0;
 }
+/** Whether an answer is still being written through `process.stdout` (stdout was too full to take it at once). */
+let answerInFlight = false;
+
 /**
  * The answer on stdout, written at once: through `process.stdout` a pipe would first cost a
  * `net.Socket` (~6 ms of module loading, once per tool call). A pipe too full to take it (its
  * reader is not reading) gets the rest through the stream.
+ *
+ * An answer that cannot reach the caller (stdout closed, which Node turns into /dev/null; a
+ * reader gone; a full disk) throws, or exits, 2 with the reason on stderr: Claude Code blocks the
+ * call on exit 2, while exit 0 with nothing read would let a deny through as silence.
  */
-function writeAnswer(text: string): void {
+function writeAnswer(text: string, decision: string, reason: string): void {
+  if (decision !== "allow" && stdoutIsDevNull()) throw undelivered(decision, reason, "stdout is closed or /dev/null");
   const bytes = Buffer.from(text);
   let written = 0;
   try {
     while (written < bytes.length) written += writeSync(1, bytes, written);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-    process.stdout.write(bytes.subarray(written));
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EAGAIN") throw undelivered(decision, reason, `stdout: ${code ?? (error as Error).message}`, error);
+    answerInFlight = true;
+    const failed = (failure: Error | null | undefined) => {
+      if (!failure) return;
+      process.stderr.write(`${describeProctorError(undelivered(decision, reason, `stdout: ${(failure as NodeJS.ErrnoException).code ?? failure.message}`), "gate")}\n`);
+      process.exit(2);
+    };
+    const stdout = process.stdout;
+    // Before the CLI's own handler, which ends a command whose reader has gone with exit 0.
+    stdout.prependListener("error", failed);
+    stdout.write(bytes.subarray(written), failed);
+  }
+}
+
+function undelivered(decision: string, reason: string, why: string, cause?: unknown): RunError {
+  return new RunError("RUN_FAILED", `the answer (${decision}: ${reason}) cannot be delivered: ${why}; exit 2 blocks the call instead`, cause === undefined ? {} : { cause });
+}
+
+/** Whether fd 1 is /dev/null: where Node puts a stdout the process was started without. */
+function stdoutIsDevNull(): boolean {
+  try {
+    const out = fstatSync(1);
+    return out.isCharacterDevice() && out.rdev === statSync("/dev/null").rdev;
+  } catch {
+    return false;
   }
 }
 
