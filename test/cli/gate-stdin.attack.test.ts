@@ -7,14 +7,14 @@
  * silent with exit 0, where the oracle denies; never hang, print a stack, or exit with anything
  * but 0 (an answer on stdout) or 2 (Claude Code blocks the call).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "../helpers/cli.js";
+import { CLI, collectOutput, type ProcessOutcome } from "../helpers/cli.js";
 
 const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
 const MAIN = path.join(root, "dist/cli/main.js");
@@ -37,22 +37,8 @@ const ALLOWED = event("Bash", { command: "ls -la" });
 const ARGS = ["gate", "--purity", "bounded", "--approve"];
 const CAP = 8 << 20;
 
-interface Outcome {
-  code: number | null;
-  signal?: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function collect(child: ChildProcess): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => (stdout += d));
-    child.stderr?.on("data", (d) => (stderr += d));
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+type Outcome = ProcessOutcome;
+const collect = collectOutput;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quoted = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 const gateLine = (args: string[] = ARGS, preload: string[] = []) => [process.execPath, ...preload, CLI, ...args].map(quoted).join(" ");

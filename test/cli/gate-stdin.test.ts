@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI } from "../helpers/cli.js";
+import { CLI, collectOutput, type ProcessOutcome } from "../helpers/cli.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-gate-stdin-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,20 +26,12 @@ const payload = (command: string) => JSON.stringify({ session_id: "s", hook_even
 const DENIED = payload("rm -rf build");
 const ALLOWED = payload("ls -la");
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Outcome = Omit<ProcessOutcome, "signal">;
 
-function collect(child: ChildProcess): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => (stdout += d));
-    child.stderr?.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** The exit code and output (the signal is never asked here). */
+async function collect(child: ChildProcess): Promise<Outcome> {
+  const { code, stdout, stderr } = await collectOutput(child);
+  return { code, stdout, stderr };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

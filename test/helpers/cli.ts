@@ -1,4 +1,5 @@
 /** Run the built CLI as a user would (a real process), for CLI tests. */
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 
@@ -12,5 +13,24 @@ export async function proctor(args: string[], options: { input?: string; cwd?: s
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.env === undefined ? {} : { env: options.env }),
+  });
+}
+
+/** A finished process's exit code, signal and whole output. */
+export interface ProcessOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Collects `child`'s stdout and stderr until it closes. */
+export function collectOutput(child: ChildProcess): Promise<ProcessOutcome> {
+  return new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => (stdout += d));
+    child.stderr?.on("data", (d) => (stderr += d));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
