@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, collectOutput, type ProcessOutcome } from "../helpers/cli.js";
+import { CLI, collectOutput, overSocket as socketRun, type ProcessOutcome } from "../helpers/cli.js";
 
 const root = path.resolve(fileURLToPath(import.meta.url), "../../..");
 const MAIN = path.join(root, "dist/cli/main.js");
@@ -66,16 +66,8 @@ async function oracle(payload: string | Buffer, args: string[] = ARGS): Promise<
 }
 
 /** The gate with a socket for stdin, `pieces` written with `pauseMs` between them, then half-closed. */
-async function overSocket(pieces: (string | Buffer)[], pauseMs: number, options: { args?: string[]; preload?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Outcome> {
-  const child = spawn(process.execPath, [...(options.preload ?? []), CLI, ...(options.args ?? ARGS)], { stdio: ["pipe", "pipe", "pipe"], env: options.env ?? process.env });
-  const done = collect(child);
-  child.stdin.on("error", () => undefined);
-  for (const [i, piece] of pieces.entries()) {
-    if (i > 0 && pauseMs > 0) await sleep(pauseMs);
-    child.stdin.write(piece);
-  }
-  child.stdin.end();
-  return done;
+function overSocket(pieces: (string | Buffer)[], pauseMs: number, options: { args?: string[]; preload?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Outcome> {
+  return socketRun(options.args ?? ARGS, pieces, pauseMs, options);
 }
 
 /** One line on stderr, no stack frames, exit 2, nothing on stdout: the call is blocked. */

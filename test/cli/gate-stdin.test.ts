@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, collectOutput, type ProcessOutcome } from "../helpers/cli.js";
+import { CLI, collectOutput, overSocket as socketRun, type ProcessOutcome } from "../helpers/cli.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "proctor-gate-stdin-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,19 +34,10 @@ async function collect(child: ChildProcess): Promise<Outcome> {
   return { code, stdout, stderr };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The gate with a socket for stdin (Node's "pipe"), `pieces` written with `pauseMs` between them, then closed. */
 async function overSocket(pieces: string[], pauseMs: number, preload: string[] = []): Promise<Outcome> {
-  const child = spawn(process.execPath, [...preload, CLI, ...ARGS], { stdio: ["pipe", "pipe", "pipe"] });
-  const done = collect(child);
-  child.stdin.on("error", () => undefined);
-  for (const [i, piece] of pieces.entries()) {
-    if (i > 0 && pauseMs > 0) await sleep(pauseMs);
-    child.stdin.write(piece);
-  }
-  child.stdin.end();
-  return done;
+  const { code, stdout, stderr } = await socketRun(ARGS, pieces, pauseMs, { preload });
+  return { code, stdout, stderr };
 }
 
 /** Cuts `text` at `cuts` (positions, any order, duplicates allowed). */

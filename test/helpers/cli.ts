@@ -1,5 +1,5 @@
 /** Run the built CLI as a user would (a real process), for CLI tests. */
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 
@@ -33,4 +33,20 @@ export function collectOutput(child: ChildProcess): Promise<ProcessOutcome> {
     child.stderr?.on("data", (d) => (stderr += d));
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * The built CLI run with `args`, a socket for stdin (Node's "pipe"), `pieces` written to it with
+ * `pauseMs` between them, then closed: how Claude Code feeds a hook.
+ */
+export async function overSocket(args: readonly string[], pieces: readonly (string | Buffer)[], pauseMs: number, options: { preload?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessOutcome> {
+  const child = spawn(process.execPath, [...(options.preload ?? []), CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: options.env ?? process.env });
+  const done = collectOutput(child);
+  child.stdin.on("error", () => undefined);
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0 && pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+    child.stdin.write(piece);
+  }
+  child.stdin.end();
+  return done;
 }
