@@ -74,7 +74,7 @@ export function codeCacheFile(file: string): string | undefined {
   if (process.env.PROCTOR_COMPILE_CACHE === "0") return undefined;
   // A cache made under other flags is one V8 rejects: a script compiled after a command set its
   // flags has its own cache, so the two kinds of start never keep replacing each other's.
-  const flags = state.flags.length === 0 ? "" : `.${flagsId(state.flags.join(" "))}`;
+  const flags = state.flags.map((f) => `.${f.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "")}`).join("");
   return `${file}.${buildIdOf(file)}.${process.arch}-v8-${process.versions.v8}${flags}.cache`;
 }
 
@@ -118,13 +118,6 @@ export function setV8Flags(flags: string): void {
   state.flags.push(flags);
   // Loaded here, not at start-up: node:v8 costs ~3 ms to load, and most commands set no flags.
   (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
-}
-
-/** A short stable name for a set of flags (32-bit FNV-1a, hex). */
-function flagsId(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, "0");
 }
 
 /**
