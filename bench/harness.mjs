@@ -89,6 +89,31 @@ async function bareRun(mock, binary) {
   }
 }
 
+/**
+ * The floor of any node library that runs claude: a node process that only spawns the same
+ * `claude -p` (same argv, environment and fresh dirs, made beforehand) and waits for it. Node's
+ * own start is in every runHarness process and in no bare run; proctor's cost is what the
+ * runHarness process adds above this.
+ */
+const FLOOR_PROCESS = `
+const { binary, args, cwd, env } = JSON.parse(process.env.BENCH_FLOOR);
+require("node:child_process").spawn(binary, args, { cwd, env, stdio: "inherit" }).on("close", (code) => { process.exitCode = code ?? 1; });`;
+
+async function floorRun(mock, binary) {
+  const run = mock.addRun(script);
+  const tmp = mkdtempSync(path.join(tmpdir(), "proctor-bench-"));
+  const dirs = { root: tmp, workDir: path.join(tmp, "work"), home: path.join(tmp, "home"), configDir: path.join(tmp, "home", ".claude"), tmpDir: path.join(tmp, "tmp"), mcpServers: [] };
+  for (const d of [dirs.workDir, dirs.configDir, dirs.tmpDir]) mkdirSync(d, { recursive: true });
+  const env = buildChildEnv(process.env, undefined, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: run.apiKey, maxRetries: 2 });
+  const floor = JSON.stringify({ binary, args: buildArgs({}, dirs, root), cwd: dirs.workDir, env });
+  try {
+    return await timed(process.execPath, ["-e", FLOOR_PROCESS], { cwd: dirs.workDir, env: { ...process.env, BENCH_FLOOR: floor } }, "bench");
+  } finally {
+    run.remove();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /** One runHarness run as its own process, as a user's one-run script would be (`proctor` resolves to the build in `dir`). */
 function harnessProcess(dir = root) {
   if (!cliTimes.has(dir)) cliTimes.set(dir, []);
@@ -142,8 +167,11 @@ async function main() {
   const binary = resolveClaudeBinary();
   console.log(`environment: this shell's${SCRUBBED.length ? `, less ${SCRUBBED.join(" and ")}` : ""}, for both sides; ${ROUNDS} rounds per figure`);
 
-  const [bareA, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
+  const [bareA, floors, processes, baseProcesses] = await interleaved(() => bareRun(mock, binary), () => floorRun(mock, binary), () => harnessProcess(), ...(base ? [() => harnessProcess(base)] : []));
   report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
+  const floorRatios = ratios(floors, bareA);
+  console.log(`  the floor, node spawning the same claude -p and nothing else: median ${median(floors).toFixed(0)} ms, per-round ratio median ${median(floorRatios).toFixed(3)} (interquartile ${pct(floorRatios, 25).toFixed(3)}–${pct(floorRatios, 75).toFixed(3)})`);
+  console.log(`figure: harness-floor (node + spawn) / bare claude -p = ${median(floorRatios).toFixed(2)}`);
   /** Proctor's own time in a one-run process: the process's wall time less the CLI's run (node start, import, setup, reading, cleanup, exit). */
   const own = (dir) => median(cliTimes.get(dir).slice(1).map(([wall, cli]) => wall - cli)).toFixed(0);
   console.log(`  proctor's own time in the process (wall − the CLI's run): median ${own(root)} ms${base ? `; BENCH_BASE ${own(base)} ms` : ""}`);

@@ -231,8 +231,12 @@ for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]]) {
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
 }
 const readOnlyEvent = JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, tool_use_id: "t", cwd: repo });
+// The floor of any bin: node running an empty CommonJS file (the bin is one), reading nothing.
+const emptyBin = join(dir, "empty.cjs");
+writeFileSync(emptyBin, "");
 const cases = [
   ["`node -e 0` (baseline)", ["-e", "0"], ""],
+  ["node running an empty CommonJS file (the floor of any bin)", [emptyBin], ""],
   ["gate --purity bounded, a Read call (no parser)", [CLI, "gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
   ["gate --purity bounded, a Bash call (loads the parser)", [CLI, "gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
   ["gate --purity bounded, a read-only Bash `git status` in a clean repository", [CLI, "gate", "--purity", "bounded"], readOnlyEvent, true],
@@ -259,7 +263,8 @@ const nodeMs = median(samples[0]);
 console.log(`whole process, medians of ${GATE_ROUNDS} interleaved rounds (${CLI}):`);
 cases.forEach(([label], i) => {
   const ms = median(samples[i]);
-  console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  proctor ${label}: ${ms.toFixed(0)} ms per call (target ≤ 150 ms) = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
+  const who = label.startsWith("gate") || label.startsWith("BENCH_BASE") ? "proctor " : "";
+  console.log(i === 0 ? `  ${label}: ${ms.toFixed(0)} ms` : `  ${who}${label}: ${ms.toFixed(0)} ms per call${who ? " (target ≤ 150 ms)" : ""} = ${(ms / nodeMs).toFixed(2)}× node -e 0 (+${(ms - nodeMs).toFixed(0)} ms)`);
 });
 const gateIndex = cases.findIndex(([label]) => label.startsWith("gate") && label.includes("clean repository"));
 const pairedRatio = median(samples[gateIndex].map((ms, round) => ms / samples[0][round]));

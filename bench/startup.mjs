@@ -9,6 +9,8 @@
 // Run: npm run build && node bench/startup.mjs   (BENCH_ROUNDS=N for more rounds; default 41;
 // BENCH_BASE=<another built checkout> adds its imports to the same rounds, for before/after)
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,9 +20,18 @@ const ENV = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" };
 const root = fileURLToPath(new URL("..", import.meta.url));
 const base = process.env.BENCH_BASE ? path.resolve(process.env.BENCH_BASE) : undefined;
 
+/**
+ * The floor: importing an empty ES module costs what Node's ES-module loader costs to start (its
+ * own modules, fs/promises), which every `import()` of any package pays. What proctor adds is the
+ * figure above this floor.
+ */
+const floorDir = mkdtempSync(path.join(tmpdir(), "proctor-bench-startup-"));
+const EMPTY_MODULE = path.join(floorDir, "empty.mjs");
+writeFileSync(EMPTY_MODULE, "export {};\n");
 /** Each side is `node -e <code>` run from a package root, so `proctor` resolves to that build. */
 const SIDES = {
   "node -e 0": ["0", root],
+  "import(an empty module) (the floor)": [`import(${JSON.stringify(EMPTY_MODULE)})`, root],
   'import("proctor")': ['import("proctor")', root],
   'import("proctor/harness")': ['import("proctor/harness")', root],
   ...(base ? { 'BENCH_BASE import("proctor")': ['import("proctor")', base], 'BENCH_BASE import("proctor/harness")': ['import("proctor/harness")', base] } : {}),
@@ -59,7 +70,11 @@ function main() {
     const r = n === "node -e 0" ? "" : `   ÷ node -e 0 = ${ratio(n)}`;
     console.log(`  ${n.padEnd(37)} ${median(times[n]).toFixed(0).padStart(5)} ms${r}`);
   }
-  console.log(`figure: import("proctor") / node -e 0 = ${ratio('import("proctor")')} (goal ≤ 1.3)`);
+  console.log(`figure: import("proctor") / node -e 0 = ${ratio('import("proctor")')} (goal ≤ 1.3; the floor, an empty ES module: ${ratio("import(an empty module) (the floor)")})`);
 }
 
-main();
+try {
+  main();
+} finally {
+  rmSync(floorDir, { recursive: true, force: true });
+}
