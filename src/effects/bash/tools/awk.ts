@@ -14,9 +14,9 @@
  */
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "../verdict.js";
 import { awkProgramProblem } from "./awk-program.js";
-import { opt, parseArgs, type Grammar } from "./getopt.js";
+import { grammar, opt, parseArgs } from "./getopt.js";
 
-const AWK: Grammar = {
+const AWK = grammar(() => ({
   command: "awk",
   short: {
     F: opt("F", "required"), v: opt("v", "required"), f: opt("file", "required"), e: opt("source", "required"),
@@ -36,7 +36,7 @@ const AWK: Grammar = {
     "no-optimize": opt("c"), "non-decimal-data": opt("c"), optimize: opt("c"), posix: opt("c"), "re-interval": opt("c"),
     trace: opt("c"), traditional: opt("c"), "use-lc-numeric": opt("c"), version: opt("c"), usage: opt("c"),
   },
-};
+}));
 
 /** What an option does beyond reading: the program comes from a file, or the run writes one. */
 const EFFECTS: Record<string, "runs" | "writes"> = {
@@ -81,7 +81,7 @@ function wItems(value: string): { worst: keyof typeof W_RANK; item: string; prog
 
 /** Classify `awk`, `gawk`, `mawk`, `nawk` with their arguments. */
 export function classifyAwk(command: string, args: readonly Arg[]): BashVerdict {
-  const parsed = parseArgs({ ...AWK, command }, args);
+  const parsed = parseArgs({ ...AWK(), command }, args);
   if (parsed.verdict) return parsed.verdict;
   const programs: Arg[] = [];
   let sandbox = false;

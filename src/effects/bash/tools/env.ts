@@ -7,7 +7,7 @@
  * inert: they only change how text is formatted, sorted or shown.
  */
 import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
-import { opt, parseArgs, type Grammar } from "./getopt.js";
+import { grammar, opt, parseArgs } from "./getopt.js";
 import { at } from "../../../util/narrow.js";
 
 /** Variables that only change formatting: locale, time zone, terminal size and colour switches. */
@@ -35,7 +35,7 @@ export function isInertVariable(name: string, value: string | undefined): boolea
   return PLAIN_VALUE.test(value);
 }
 
-const ENV: Grammar = {
+const ENV = grammar(() => ({
   command: "env",
   permute: false,
   short: {
@@ -48,7 +48,7 @@ const ENV: Grammar = {
     argv0: opt("argv0", "required"), "block-signal": opt("signals", "optional"), "default-signal": opt("signals", "optional"),
     "ignore-signal": opt("signals", "optional"), "list-signal-handling": opt("list"), help: opt("help"), version: opt("version"),
   },
-};
+}));
 
 /**
  * The command `env ARGS` runs, with its arguments, when the arguments read soundly and every
@@ -57,7 +57,7 @@ const ENV: Grammar = {
  * `-C`/`--chdir` moves to first, in order (the command runs, and finds its repository, there).
  */
 export function envCommand(args: readonly Arg[]): { name: string; args: readonly Arg[]; chdirs?: readonly Arg[] } | undefined {
-  const parsed = parseArgs(ENV, args);
+  const parsed = parseArgs(ENV(), args);
   if (parsed.verdict) return undefined;
   const rest = parsed.operands;
   let k = rest[0]?.value === "-" ? 1 : 0;
@@ -73,7 +73,7 @@ export function envCommand(args: readonly Arg[]): { name: string; args: readonly
  * assignment is inert, and the command it runs is read-only (decided by `classify`, the catalog).
  */
 export function classifyEnv(args: readonly Arg[], classify: (name: string, args: readonly Arg[]) => BashVerdict): BashVerdict {
-  const parsed = parseArgs(ENV, args);
+  const parsed = parseArgs(ENV(), args);
   if (parsed.verdict) return parsed.verdict;
   for (const o of parsed.options) {
     if (o.id === "split-string") return undecidable(`\`env ${o.spelling}\` splits a string into a command line proctor does not read`);

@@ -130,6 +130,16 @@ function clipOption(text: string): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
+/**
+ * A grammar built on its first use. `proctor gate` starts a process per tool call, and most calls
+ * never meet a given command: building every command's option table at start-up cost more than
+ * the calls that read one.
+ */
+export function grammar(build: () => Grammar): () => Grammar {
+  let built: Grammar | undefined;
+  return () => (built ??= build());
+}
+
 /** One option definition: `opt("e", "required")`. */
 export function opt(id: string, value: ValueKind = "none"): OptionDef {
   return { id, value };

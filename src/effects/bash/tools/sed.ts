@@ -9,10 +9,10 @@
  * skips as text can never hold a command some sed would run.
  */
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "../verdict.js";
-import { opt, parseArgs, type Grammar } from "./getopt.js";
+import { grammar, opt, parseArgs } from "./getopt.js";
 import { sedScriptProblem } from "./sed-script.js";
 
-const SED: Grammar = {
+const SED = grammar(() => ({
   command: "sed",
   short: {
     n: opt("quiet"), e: opt("expression", "required"), f: opt("file", "required"), i: opt("in-place", "optional"),
@@ -26,11 +26,11 @@ const SED: Grammar = {
     separate: opt("separate"), sandbox: opt("sandbox"), unbuffered: opt("unbuffered"), "null-data": opt("null-data"),
     "zero-terminated": opt("null-data"), binary: opt("binary"), help: opt("help"), version: opt("version"),
   },
-};
+}));
 
 /** `sed`: read-only without `-i` and with scripts that neither write nor run anything. */
 export function classifySed(args: readonly Arg[]): BashVerdict {
-  const parsed = parseArgs(SED, args);
+  const parsed = parseArgs(SED(), args);
   if (parsed.verdict) return parsed.verdict;
   const scripts: Arg[] = [];
   let sandbox = false;

@@ -10,9 +10,9 @@
  * containing R becomes unknown, and a command name containing R is undecidable.
  */
 import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
-import { opt, parseArgs, type Grammar } from "./getopt.js";
+import { grammar, opt, parseArgs } from "./getopt.js";
 
-const XARGS: Grammar = {
+const XARGS = grammar(() => ({
   command: "xargs",
   permute: false,
   short: {
@@ -29,7 +29,7 @@ const XARGS: Grammar = {
     "show-limits": opt("show-limits"), verbose: opt("verbose"), exit: opt("exit"), help: opt("help"), version: opt("version"),
     "process-slot-var": opt("process-slot-var", "required"),
   },
-};
+}));
 
 const UNKNOWN: Arg = { text: "(an item from xargs's input)" };
 
@@ -38,7 +38,7 @@ const UNKNOWN: Arg = { text: "(an item from xargs's input)" };
  * appends; `undefined` when that cannot be read. For checks that look at the command itself.
  */
 export function xargsCommand(args: readonly Arg[]): { name: string; args: readonly Arg[] } | undefined {
-  const parsed = parseArgs(XARGS, args);
+  const parsed = parseArgs(XARGS(), args);
   if (parsed.verdict) return undefined;
   const [command, ...fixed] = parsed.operands;
   if (!command) return { name: "echo", args: [UNKNOWN] };
@@ -47,7 +47,7 @@ export function xargsCommand(args: readonly Arg[]): { name: string; args: readon
 
 /** Classify `xargs ARGS`, with `classify` deciding the command it runs. */
 export function classifyXargs(args: readonly Arg[], classify: (name: string, args: readonly Arg[]) => BashVerdict): BashVerdict {
-  const parsed = parseArgs(XARGS, args);
+  const parsed = parseArgs(XARGS(), args);
   if (parsed.verdict) return parsed.verdict;
   let replace: string | undefined;
   for (const o of parsed.options) {

@@ -5,11 +5,11 @@
  * Neither expression language can write or run a program (`load`, `load_str`, `env` only read).
  */
 import { readOnly, sideEffecting, type Arg, type BashVerdict } from "../verdict.js";
-import { opt, parseArgs, type Grammar } from "./getopt.js";
+import { grammar, opt, parseArgs } from "./getopt.js";
 
 const V = "required" as const;
 
-const YQ: Grammar = {
+const YQ = grammar(() => ({
   command: "yq",
   short: {
     i: opt("inplace"), s: opt("split", V), r: opt("fine"), e: opt("fine"), n: opt("fine"), N: opt("fine"), P: opt("fine"),
@@ -28,11 +28,11 @@ const YQ: Grammar = {
   },
   // cobra (mikefarah) does not take abbreviations; argparse (kislyuk) does, so a prefix counts.
   abbreviations: true,
-};
+}));
 
 /** Classify `yq ARGS`. */
 export function classifyYq(args: readonly Arg[]): BashVerdict {
-  const parsed = parseArgs(YQ, args);
+  const parsed = parseArgs(YQ(), args);
   if (parsed.verdict) return parsed.verdict;
   for (const o of parsed.options) {
     if (o.id === "inplace") return sideEffecting(`\`yq ${o.spelling}\` rewrites its input files`);
