@@ -171,7 +171,7 @@ async function main() {
   report(`runHarness as a whole process vs bare claude -p, same flags and env (${ROUNDS} interleaved rounds, 3-turn script)`, "runHarness proc", processes, bareA, "1.05", "runHarness process / bare claude -p");
   const floorRatios = ratios(floors, bareA);
   console.log(`  the floor, node spawning the same claude -p and nothing else: median ${median(floors).toFixed(0)} ms, per-round ratio median ${median(floorRatios).toFixed(3)} (interquartile ${pct(floorRatios, 25).toFixed(3)}–${pct(floorRatios, 75).toFixed(3)})`);
-  console.log(`figure: harness-floor (node + spawn) / bare claude -p = ${median(floorRatios).toFixed(2)}`);
+  console.log(`floor: runHarness process / bare claude -p = ${median(floorRatios).toFixed(2)} (node spawning the same claude -p)`);
   /** Proctor's own time in a one-run process: the process's wall time less the CLI's run (node start, import, setup, reading, cleanup, exit). */
   const own = (dir) => median(cliTimes.get(dir).slice(1).map(([wall, cli]) => wall - cli)).toFixed(0);
   console.log(`  proctor's own time in the process (wall − the CLI's run): median ${own(root)} ms${base ? `; BENCH_BASE ${own(base)} ms` : ""}`);

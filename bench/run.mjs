@@ -8,6 +8,12 @@ import { fileURLToPath } from "node:url";
 
 const BENCHES = ["startup", "core", "transcript", "safety", "repo-context", "harness", "measure", "reporters", "codex"];
 const FIGURE = /^figure: (.+?) = ([0-9.]+|n\/a) \(goal (≤|≥) ([0-9.]+)\)/;
+/**
+ * `floor: NAME = RATIO (what)`: the same ratio for the least any implementation pays (an empty
+ * module's import, node spawning claude itself), printed beside the figure NAME: a goal below its
+ * floor cannot be met by proctor's code.
+ */
+const FLOOR = /^floor: (.+?) = ([0-9.]+) \((.+)\)$/;
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2);
@@ -28,9 +34,14 @@ function runBench(name) {
     });
     child.on("error", (error) => resolve({ code: 1, figures: [], error }));
     child.on("close", (code) => {
-      const figures = out.split("\n").flatMap((line) => {
-        const m = FIGURE.exec(line.trim());
-        return m ? [{ bench: name, name: m[1], ratio: m[2] === "n/a" ? undefined : Number(m[2]), printed: m[2], op: m[3], goal: Number(m[4]) }] : [];
+      const lines = out.split("\n").map((line) => line.trim());
+      const floors = new Map(lines.flatMap((line) => {
+        const m = FLOOR.exec(line);
+        return m ? [[m[1], m[2]]] : [];
+      }));
+      const figures = lines.flatMap((line) => {
+        const m = FIGURE.exec(line);
+        return m ? [{ bench: name, name: m[1], ratio: m[2] === "n/a" ? undefined : Number(m[2]), printed: m[2], op: m[3], goal: Number(m[4]), floor: floors.get(m[1]) }] : [];
       });
       resolve({ code, figures });
     });
@@ -53,7 +64,7 @@ for (const name of wanted.length > 0 ? wanted : BENCHES) {
 }
 
 const met = (r) => r.ratio !== undefined && (r.op === "≤" ? r.ratio <= r.goal : r.ratio >= r.goal);
-const table = [["figure", "ratio", "goal", "met"], ...rows.map((r) => [r.name, r.printed ?? "n/a", Number.isNaN(r.goal) ? "" : `${r.op} ${r.goal}`, met(r) ? "yes" : "NO"])];
+const table = [["figure", "ratio", "goal", "met", "floor"], ...rows.map((r) => [r.name, r.printed ?? "n/a", Number.isNaN(r.goal) ? "" : `${r.op} ${r.goal}`, met(r) ? "yes" : "NO", r.floor ?? ""])];
 const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
 console.log("\n== headline figures");
 for (const [i, row] of table.entries()) {
@@ -61,4 +72,5 @@ for (const [i, row] of table.entries()) {
   if (i === 0) console.log(widths.map((w) => "-".repeat(w)).join("  "));
 }
 console.log(`\n${rows.filter(met).length} of ${rows.length} figures meet their goal${failed.length ? `; benches that failed: ${failed.join(", ")}` : ""}`);
+if (rows.some((r) => r.floor !== undefined)) console.log("floor: the same ratio for the least any implementation pays, measured in the same rounds (see each bench's output for what it is)");
 process.exitCode = failed.length ? 1 : 0;

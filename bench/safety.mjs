@@ -231,12 +231,25 @@ for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]]) {
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
 }
 const readOnlyEvent = JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, tool_use_id: "t", cwd: repo });
-// The floor of any bin: node running an empty CommonJS file (the bin is one), reading nothing.
+// The floor of any bin: node running an empty CommonJS file (the bin is one), reading nothing. And
+// for scale, the simplest PreToolUse hook one could write in Node: read the event from stdin as a
+// stream, parse it, answer only for `rm -rf`. It judges nothing soundly; it is what a hook costs
+// before it does any work.
 const emptyBin = join(dir, "empty.cjs");
 writeFileSync(emptyBin, "");
+const simplestHook = join(dir, "simplest-hook.cjs");
+writeFileSync(simplestHook, `let data = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d) => (data += d));
+process.stdin.on("end", () => {
+  const event = JSON.parse(data);
+  if (event.tool_name === "Bash" && /rm -rf/.test(event.tool_input.command)) process.stdout.write('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}');
+});
+`);
 const cases = [
   ["`node -e 0` (baseline)", ["-e", "0"], ""],
   ["node running an empty CommonJS file (the floor of any bin)", [emptyBin], ""],
+  ["the simplest Node hook (stdin as a stream, JSON.parse, a regex) on the `git status` event", [simplestHook], readOnlyEvent, true],
   ["gate --purity bounded, a Read call (no parser)", [CLI, "gate", "--purity", "bounded"], payload("Read", { file_path: "/a" })],
   ["gate --purity bounded, a Bash call (loads the parser)", [CLI, "gate", "--purity", "bounded"], payload("Bash", { command: "git log --oneline -3" })],
   ["gate --purity bounded, a read-only Bash `git status` in a clean repository", [CLI, "gate", "--purity", "bounded"], readOnlyEvent, true],
@@ -270,4 +283,6 @@ const gateIndex = cases.findIndex(([label]) => label.startsWith("gate") && label
 const pairedRatio = median(samples[gateIndex].map((ms, round) => ms / samples[0][round]));
 console.log(`  (ratio of medians ${(median(samples[gateIndex]) / nodeMs).toFixed(2)}; median of the rounds' own ratios ${pairedRatio.toFixed(2)})`);
 console.log(`figure: safety-gate-read-only-vs-node = ${pairedRatio.toFixed(2)} (goal ≤ 1.3)`);
+const floorIndex = cases.findIndex(([label]) => label.includes("the floor of any bin"));
+console.log(`floor: safety-gate-read-only-vs-node = ${median(samples[floorIndex].map((ms, round) => ms / samples[0][round])).toFixed(2)} (node running an empty CommonJS file)`);
 rmSync(dir, { recursive: true, force: true });
