@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeJudge, gradingPrompt } from "../../harness/index.js";
 import { startMockModel, type MockModel } from "../../mock-model/index.js";
-import { evalChecks, evaluateChecks, judged, setDefaultJudge } from "../../src/index.js";
+import { evalChecks, evaluateChecks, judged, setDefaultJudge, type JudgeInput } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
 let mock: MockModel;
@@ -65,5 +65,46 @@ describe("the built-in claude judge", () => {
     expect(awaited.pass).toBe(true);
     setDefaultJudge(undefined);
     expect(evalChecks(trace, [judged("anything")])[0].message).toMatch(/no judge configured.*claudeJudge/);
+  });
+});
+
+describe("what a judge is given", () => {
+  /** A trace whose every call input counts how often it is serialised. */
+  function countingTrace(n: number) {
+    const seen = { serialised: 0 };
+    const calls = Array.from({ length: n }, (_, i) => ({
+      name: i % 2 ? "Read" : "Bash",
+      input: { toJSON: () => (seen.serialised++, { i }) } as unknown as Record<string, unknown>,
+    }));
+    return { trace: makeTrace({ output: "done", calls }), seen };
+  }
+
+  it("a judge that reads only the output never pays for writing out the calls", () => {
+    const { trace, seen } = countingTrace(50);
+    const [r] = evalChecks(trace, [judged("is it done?", { judge: ({ output }) => ({ pass: output === "done", score: 1 }) })]);
+    expect(r.pass).toBe(true);
+    expect(seen.serialised).toBe(0);
+  });
+
+  it("`calls` is every call as name(input), in order, written once however often it is read; spread, JSON and assignment see a plain property", () => {
+    const { trace, seen } = countingTrace(3);
+    const given: JudgeInput[] = [];
+    evalChecks(trace, [judged("r", { judge: (input) => (given.push(input), { pass: true, score: 1 }) })]);
+    const [input] = given;
+    expect(input.calls).toEqual(['Bash({"i":0})', 'Read({"i":1})', 'Bash({"i":2})']);
+    expect(input.calls).toBe(input.calls);
+    expect(seen.serialised).toBe(3);
+    expect({ ...input }).toEqual({ output: "done", rubric: "r", calls: ['Bash({"i":0})', 'Read({"i":1})', 'Bash({"i":2})'] });
+    expect(JSON.parse(JSON.stringify(input)).calls).toHaveLength(3);
+    expect(Object.keys(input)).toContain("calls");
+    input.calls = ["x"];
+    expect(input.calls).toEqual(["x"]);
+    expect(seen.serialised).toBe(3);
+  });
+
+  it("a judge that assigns `calls` before reading it never writes them out", () => {
+    const { trace, seen } = countingTrace(5);
+    evalChecks(trace, [judged("r", { judge: (input) => ((input.calls = []), { pass: input.calls.length === 0, score: 1 }) })]);
+    expect(seen.serialised).toBe(0);
   });
 });
