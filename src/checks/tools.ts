@@ -153,9 +153,14 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
     }
     const unknown = unknownNameVerdict("onlyTools", trace, bases);
     if (unknown) return unknown;
-    const outside = trace.toolCalls
-      .map((call, index) => ({ call, index }))
-      .filter(({ call }) => !bases.some((b) => toolNameMatches(b, call.name)));
+    // A run repeats a handful of names thousands of times: each name is matched once.
+    const declared = new Map<string, boolean>();
+    const outside: { call: ToolCall; index: number }[] = [];
+    trace.toolCalls.forEach((call, index) => {
+      let inside = declared.get(call.name);
+      if (inside === undefined) declared.set(call.name, (inside = bases.some((b) => toolNameMatches(b, call.name))));
+      if (!inside) outside.push({ call, index });
+    });
     if (outside.length === 0) {
       const unprovable = absenceUnprovable(trace);
       if (unprovable) return { pass: false, message: `cannot confirm the agent used only [${allowed.join(", ")}]: ${unprovable}` };

@@ -1,5 +1,5 @@
 /** Scoped views of a Trace — derived, never stored copies. */
-import type { SubagentRun, Trace } from "./types.js";
+import type { HookEvent, SubagentRun, ToolCall, Trace } from "./types.js";
 import { MAIN_AGENT } from "./types.js";
 import { filesFromCalls } from "./files-from-calls.js";
 import { TranscriptError } from "../errors/proctor-error.js";
@@ -18,10 +18,17 @@ function requireTraceShape(fn: string, trace: Trace): void {
  */
 export function subagentView(trace: Trace, run: SubagentRun): Trace {
   requireTraceShape("subagentView", trace);
-  const own = trace.toolCalls.flatMap((c, i) => (c.agent === run.id ? [{ c, i }] : []));
+  // Loops, not flatMap: a run of thousands of calls, most of them not this subagent's.
+  const own: { c: ToolCall; i: number }[] = [];
+  trace.toolCalls.forEach((c, i) => {
+    if (c.agent === run.id) own.push({ c, i });
+  });
   const indices = own.map(({ i }) => i);
   const callIds = new Set(own.map(({ c }) => c.id));
-  const ownHooks = trace.hooks.flatMap((h, i) => (h.callId !== undefined && callIds.has(h.callId) ? [{ h, i }] : []));
+  const ownHooks: { h: HookEvent; i: number }[] = [];
+  trace.hooks.forEach((h, i) => {
+    if (h.callId !== undefined && callIds.has(h.callId)) ownHooks.push({ h, i });
+  });
   const hookIndices = ownHooks.map(({ i }) => i);
   // A denying hook is named by its index in the hooks list, which the view renumbers.
   const toolCalls = own.map(({ c }) => {
