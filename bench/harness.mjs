@@ -74,19 +74,27 @@ function timed(cmd, args, options, input) {
   });
 }
 
-/** A bare run: the binary runHarness uses, with its argv and environment, in fresh dirs — and nothing else. */
-async function bareRun(mock, binary) {
+/**
+ * Runs `start(argv, cwd, env)` for claude as runHarness would run it — its argv and environment,
+ * fresh dirs, a run registered on the shared mock — made before the clock starts; removes them after.
+ */
+async function withRunDirs(mock, start) {
   const run = mock.addRun(script);
   const tmp = mkdtempSync(path.join(tmpdir(), "proctor-bench-"));
   const dirs = { root: tmp, workDir: path.join(tmp, "work"), home: path.join(tmp, "home"), configDir: path.join(tmp, "home", ".claude"), tmpDir: path.join(tmp, "tmp"), mcpServers: [] };
   for (const d of [dirs.workDir, dirs.configDir, dirs.tmpDir]) mkdirSync(d, { recursive: true });
   const env = buildChildEnv(process.env, undefined, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: run.apiKey, maxRetries: 2 });
   try {
-    return await timed(binary, buildArgs({}, dirs, root), { cwd: dirs.workDir, env }, "bench");
+    return await start(buildArgs({}, dirs, root), dirs.workDir, env);
   } finally {
     run.remove();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** A bare run: the binary runHarness uses, with its argv and environment, in fresh dirs — and nothing else. */
+function bareRun(mock, binary) {
+  return withRunDirs(mock, (args, cwd, env) => timed(binary, args, { cwd, env }, "bench"));
 }
 
 /**
@@ -99,19 +107,8 @@ const FLOOR_PROCESS = `
 const { binary, args, cwd, env } = JSON.parse(process.env.BENCH_FLOOR);
 require("node:child_process").spawn(binary, args, { cwd, env, stdio: "inherit" }).on("close", (code) => { process.exitCode = code ?? 1; });`;
 
-async function floorRun(mock, binary) {
-  const run = mock.addRun(script);
-  const tmp = mkdtempSync(path.join(tmpdir(), "proctor-bench-"));
-  const dirs = { root: tmp, workDir: path.join(tmp, "work"), home: path.join(tmp, "home"), configDir: path.join(tmp, "home", ".claude"), tmpDir: path.join(tmp, "tmp"), mcpServers: [] };
-  for (const d of [dirs.workDir, dirs.configDir, dirs.tmpDir]) mkdirSync(d, { recursive: true });
-  const env = buildChildEnv(process.env, undefined, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey: run.apiKey, maxRetries: 2 });
-  const floor = JSON.stringify({ binary, args: buildArgs({}, dirs, root), cwd: dirs.workDir, env });
-  try {
-    return await timed(process.execPath, ["-e", FLOOR_PROCESS], { cwd: dirs.workDir, env: { ...process.env, BENCH_FLOOR: floor } }, "bench");
-  } finally {
-    run.remove();
-    rmSync(tmp, { recursive: true, force: true });
-  }
+function floorRun(mock, binary) {
+  return withRunDirs(mock, (args, cwd, env) => timed(process.execPath, ["-e", FLOOR_PROCESS], { cwd, env: { ...process.env, BENCH_FLOOR: JSON.stringify({ binary, args, cwd, env }) } }, "bench"));
 }
 
 /** One runHarness run as its own process, as a user's one-run script would be (`proctor` resolves to the build in `dir`). */
