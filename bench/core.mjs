@@ -89,7 +89,10 @@ const checks = [
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const checkSide = () => p.evalChecks(big, checks);
 const stringifySide = () => JSON.stringify(big);
-for (let w = 0; w < 5; w++) time(checkSide, 1), time(stringifySide, 1);
+for (let w = 0; w < 5; w++) {
+  time(checkSide, 1);
+  time(stringifySide, 1);
+}
 const rounds = Array.from({ length: 41 }, (_, r) => {
   const [first, second] = r % 2 ? [checkSide, stringifySide] : [stringifySide, checkSide];
   const a = time(first, 5);

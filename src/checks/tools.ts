@@ -158,7 +158,10 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
     const outside: { call: ToolCall; index: number }[] = [];
     trace.toolCalls.forEach((call, index) => {
       let inside = declared.get(call.name);
-      if (inside === undefined) declared.set(call.name, (inside = bases.some((b) => toolNameMatches(b, call.name))));
+      if (inside === undefined) {
+        inside = bases.some((b) => toolNameMatches(b, call.name));
+        declared.set(call.name, inside);
+      }
       if (!inside) outside.push({ call, index });
     });
     if (outside.length === 0) {

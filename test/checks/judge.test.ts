@@ -74,7 +74,12 @@ describe("what a judge is given", () => {
     const seen = { serialised: 0 };
     const calls = Array.from({ length: n }, (_, i) => ({
       name: i % 2 ? "Read" : "Bash",
-      input: { toJSON: () => (seen.serialised++, { i }) } as unknown as Record<string, unknown>,
+      input: {
+        toJSON: () => {
+          seen.serialised++;
+          return { i };
+        },
+      } as unknown as Record<string, unknown>,
     }));
     return { trace: makeTrace({ output: "done", calls }), seen };
   }
@@ -89,7 +94,11 @@ describe("what a judge is given", () => {
   it("`calls` is every call as name(input), in order, written once however often it is read; spread, JSON and assignment see a plain property", () => {
     const { trace, seen } = countingTrace(3);
     const given: JudgeInput[] = [];
-    evalChecks(trace, [judged("r", { judge: (input) => (given.push(input), { pass: true, score: 1 }) })]);
+    const judge = (input: JudgeInput) => {
+      given.push(input);
+      return { pass: true, score: 1 };
+    };
+    evalChecks(trace, [judged("r", { judge })]);
     const [input] = given;
     expect(input.calls).toEqual(['Bash({"i":0})', 'Read({"i":1})', 'Bash({"i":2})']);
     expect(input.calls).toBe(input.calls);
@@ -104,7 +113,11 @@ describe("what a judge is given", () => {
 
   it("a judge that assigns `calls` before reading it never writes them out", () => {
     const { trace, seen } = countingTrace(5);
-    evalChecks(trace, [judged("r", { judge: (input) => ((input.calls = []), { pass: input.calls.length === 0, score: 1 }) })]);
+    const judge = (input: JudgeInput) => {
+      input.calls = [];
+      return { pass: input.calls.length === 0, score: 1 };
+    };
+    evalChecks(trace, [judged("r", { judge })]);
     expect(seen.serialised).toBe(0);
   });
 });
