@@ -54,18 +54,17 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { the
 /**
  * The input a judge gets. `calls` is written out when the judge first reads it: serialising every
  * call's input is most of the cost of grading a long run (8 ms for 10,000 calls), and a judge that
- * reads only the output should not pay it. It reads as a plain enumerable property (spread,
- * `JSON.stringify` and `structuredClone` see it) and can be assigned.
+ * reads only the output should not pay it. It reads as an enumerable property (spread,
+ * `JSON.stringify` and `structuredClone` see it), can be assigned, and works on a frozen input.
  */
 function judgeInput(trace: Trace, rubric: string, min: number | undefined): JudgeInput {
   const input: JudgeInput = { output: trace.output ?? "", rubric, ...(min !== undefined ? { threshold: min } : {}) };
-  const settle = (calls: readonly string[]): readonly string[] => {
-    Object.defineProperty(input, "calls", { value: calls, writable: true, enumerable: true, configurable: true });
-    return calls;
-  };
+  let calls: readonly string[] | undefined;
   return Object.defineProperty(input, "calls", {
-    get: () => settle(trace.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.input)})`)),
-    set: settle,
+    get: () => (calls ??= trace.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.input)})`)),
+    set: (value: readonly string[]) => {
+      calls = value;
+    },
     enumerable: true,
     configurable: true,
   });

@@ -111,6 +111,12 @@ describe("what a judge is given", () => {
     expect(seen.serialised).toBe(3);
   });
 
+  it("a judge that freezes its input still reads `calls`", () => {
+    const { trace } = countingTrace(2);
+    const [r] = evalChecks(trace, [judged("r", { judge: (input) => ({ pass: Object.freeze(input).calls?.length === 2, score: 1 }) })]);
+    expect(r.pass).toBe(true);
+  });
+
   it("a judge that assigns `calls` before reading it never writes them out", () => {
     const { trace, seen } = countingTrace(5);
     const judge = (input: JudgeInput) => {
