@@ -21,7 +21,18 @@ export interface CommandHelp {
 
 const VERDICT_EXIT = "0 every check holds · 1 a check failed · 2 bad input (named, with what to do)";
 
-export const HELP: Readonly<Record<string, CommandHelp>> = {
+let help: Readonly<Record<string, CommandHelp>> | undefined;
+
+/**
+ * Every command's help, built the first time help is asked for: the single-file commands carry this
+ * table, and `proctor gate` (a process per tool call) never prints it.
+ */
+export function commandHelp(): Readonly<Record<string, CommandHelp>> {
+  help ??= buildHelp();
+  return help;
+}
+
+const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
   init: {
     about: "Write a starter eval and the fixture it runs in (./evals by default): .ts when tsx is installed, else .mjs. It runs green on the mock model with the real claude binary.",
     options: { js: "write example.eval.mjs even when tsx is installed", force: "overwrite files that exist (default: refuse, writing nothing)" },
@@ -150,11 +161,11 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     examples: ["npx proctor bash-effect --explain 'git log | head -3'"],
     exit: "0 read-only (every command, with --stdin) · 1 side-effecting or undecidable · 2 bad input",
   },
-};
+});
 
 /** The help text of one command: usage, what it does, every option it accepts, examples, exit codes. */
 export function renderHelp(command: string, usage: string, options: Options): string {
-  const help = HELP[command];
+  const help = commandHelp()[command];
   const rows = Object.entries(options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? " VALUE" : ""}${o.multiple ? " …" : ""}`;
     return [flag, help?.options[name] ?? ""] as const;

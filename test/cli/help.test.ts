@@ -1,7 +1,9 @@
 /** Every command explains itself: --help and `proctor help CMD` print usage, each option with its meaning, examples and exit codes. */
 import { describe, expect, it } from "vitest";
-import { HELP, nearestOption } from "../../cli/help.js";
+import { commandHelp, nearestOption } from "../../cli/help.js";
 import { proctor } from "../helpers/cli.js";
+
+const HELP = commandHelp();
 
 describe("proctor help", () => {
   it("lists every command, each of which has a help entry", async () => {
