@@ -54,16 +54,33 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { the
 /**
  * The input a judge gets. `calls` is written out when the judge first reads it: serialising every
  * call's input is most of the cost of grading a long run (8 ms for 10,000 calls), and a judge that
- * reads only the output should not pay it. It reads as an enumerable property (spread,
- * `JSON.stringify` and `structuredClone` see it), can be assigned, and works on a frozen input.
+ * reads only the output should not pay it. It is an enumerable property (spread, `JSON.stringify`
+ * and `structuredClone` see it) that becomes a plain data property on its first read or
+ * assignment, whatever is assigned (`undefined` included: a judge that blanks the calls before
+ * sending its input on gets them blank). On a frozen input it stays an accessor over the same
+ * value. A call input `JSON.stringify` cannot write (a BigInt, a cycle: no transcript holds one)
+ * fails the check only when the judge reads `calls` — a judge that never reads them grades
+ * without them.
  */
 function judgeInput(trace: Trace, rubric: string, min: number | undefined): JudgeInput {
   const input: JudgeInput = { output: trace.output ?? "", rubric, ...(min !== undefined ? { threshold: min } : {}) };
-  let calls: readonly string[] | undefined;
+  // Per object that reads or assigns it: a copy made with the accessor (Object.create with the
+  // input's descriptors) keeps its own value.
+  const written = new WeakMap<object, readonly string[] | undefined>();
+  /** Keeps `value` as `target`'s own data property when it can, and in `written` always. */
+  const settle = (target: object, value: readonly string[] | undefined): readonly string[] | undefined => {
+    written.set(target, value);
+    if (Object.getOwnPropertyDescriptor(target, "calls")?.configurable ?? Object.isExtensible(target)) {
+      Object.defineProperty(target, "calls", { value, writable: true, enumerable: true, configurable: true });
+    }
+    return value;
+  };
   return Object.defineProperty(input, "calls", {
-    get: () => (calls ??= trace.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.input)})`)),
-    set: (value: readonly string[]) => {
-      calls = value;
+    get(this: object) {
+      return written.has(this) ? written.get(this) : settle(this, trace.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.input)})`));
+    },
+    set(this: object, value: readonly string[] | undefined) {
+      settle(this, value);
     },
     enumerable: true,
     configurable: true,

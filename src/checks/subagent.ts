@@ -32,8 +32,8 @@ export function subagent(name: string, checks: readonly Check<Trace>[]): Check<T
       const failures: string[] = [];
       let passed = 0;
       runs.forEach((run, r) => {
-        const view = subagentView(trace, run);
-        const results = checks.map((c) => c.eval(view));
+        // A fresh view per nested check: one that mutates its trace cannot change what the next sees.
+        const results = checks.map((c) => c.eval(subagentView(trace, run)));
         passed += results.filter((x) => x.pass).length;
         for (const x of results.filter((x) => !x.pass)) {
           failures.push(`    run ${r + 1} (${run.description ?? run.prompt.slice(0, 40)}): ✗ ${x.label} — ${x.message.replace(/\n/g, "\n      ")}`);

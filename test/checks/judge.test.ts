@@ -4,6 +4,7 @@
  * An asynchronous judge that nothing awaited, a judge that cannot run, an answer that is not a
  * verdict: each fails, saying why — never a pass.
  */
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeJudge, gradingPrompt } from "../../harness/index.js";
 import { startMockModel, type MockModel } from "../../mock-model/index.js";
@@ -115,6 +116,51 @@ describe("what a judge is given", () => {
     const { trace } = countingTrace(2);
     const [r] = evalChecks(trace, [judged("r", { judge: (input) => ({ pass: Object.freeze(input).calls?.length === 2, score: 1 }) })]);
     expect(r.pass).toBe(true);
+  });
+
+  it("a judge that blanks `calls` (undefined, null, []) before passing its input on passes them on blank", () => {
+    for (const blank of [undefined, null, []]) {
+      const { trace, seen } = countingTrace(4);
+      const sent: string[] = [];
+      const judge = (input: JudgeInput) => {
+        (input as { calls?: unknown }).calls = blank;
+        sent.push(JSON.stringify(input));
+        return { pass: true, score: 1 };
+      };
+      evalChecks(trace, [judged("r", { judge })]);
+      expect(sent[0]).not.toContain("Bash(");
+      expect(seen.serialised).toBe(0);
+    }
+  });
+
+  it("after its first read `calls` is a plain data property; a copy made with the accessor keeps its own value", () => {
+    const { trace } = countingTrace(2);
+    const given: JudgeInput[] = [];
+    const judge = (input: JudgeInput) => {
+      given.push(input);
+      return { pass: true, score: 1 };
+    };
+    evalChecks(trace, [judged("r", { judge }), judged("s", { judge })]);
+    const [read, copied] = given;
+    if (read === undefined || copied === undefined) throw new Error("the judge was not called twice");
+    void read.calls;
+    expect(Object.getOwnPropertyDescriptor(read, "calls")).toMatchObject({ value: ['Bash({"i":0})', 'Read({"i":1})'], writable: true, enumerable: true });
+    expect(inspect(read)).toContain("Bash(");
+    const clone = Object.create(Object.getPrototypeOf(copied), Object.getOwnPropertyDescriptors(copied)) as JudgeInput;
+    clone.calls = ["redacted"];
+    expect(copied.calls).toEqual(['Bash({"i":0})', 'Read({"i":1})']);
+    expect(clone.calls).toEqual(["redacted"]);
+  });
+
+  it("a call input that cannot be written out fails the check when the judge reads the calls, never passes on them", () => {
+    const trace = makeTrace({ output: "done", calls: [{ name: "Bash", input: { n: 1n } as unknown as Record<string, unknown> }] });
+    const reads = judged("r", { judge: (input) => ({ pass: (input.calls?.length ?? 0) > 0, score: 1 }) });
+    const [r] = evalChecks(trace, [reads]);
+    expect(r.pass).toBe(false);
+    expect(r.message).toMatch(/BigInt/);
+    // A judge that grades the output alone grades it: the calls it never reads are not its evidence.
+    const [o] = evalChecks(trace, [judged("r", { judge: ({ output }) => ({ pass: output === "done", score: 1 }) })]);
+    expect(o.pass).toBe(true);
   });
 
   it("a judge that assigns `calls` before reading it never writes them out", () => {

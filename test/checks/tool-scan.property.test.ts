@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { onlyTools, subagent, type Trace } from "../../src/index.js";
+import { custom, onlyTools, subagent, tool, type ToolCall, type Trace } from "../../src/index.js";
 import { subagentView } from "../../src/trace/scope.js";
 import { makeTrace } from "../helpers/trace.js";
 
@@ -63,6 +63,23 @@ describe("a subagent's view against filtering the calls by agent", () => {
     const runs = ["a1", "a2"].map((id) => ({ id, type: id === "a1" ? "Explore" : "Plan", prompt: "p", calls: specs.flatMap((s, i) => (s.agent === id ? [i] : [])), status: "success" as const }));
     return { ...base, subagents: runs };
   }
+
+  it("each nested check gets its own view: one that mutates its trace changes nothing for the next", () => {
+    const trace = withSubagents([
+      { name: "Read", agent: "a1" },
+      { name: "Edit", agent: "a1" },
+    ]);
+    // Checks should not mutate what they are given; these two do, as a careless custom check might.
+    const popper = custom("pops", (t: Trace) => {
+      const calls = t.toolCalls as ToolCall[];
+      while (calls.at(-1)?.name === "Edit") calls.pop();
+      return true;
+    });
+    expect(subagent("Explore", [popper, tool("Edit")]).eval(trace).pass).toBe(true);
+    const reverser = custom("reverses", (t: Trace) => (t.toolCalls as ToolCall[]).reverse()[0]?.name === "Edit");
+    const after = subagent("Explore", [reverser, onlyTools(["Read"])]).eval(trace);
+    expect(after.message).toMatch(/#1 Edit/);
+  });
 
   it("holds the subagent's calls, in order, and nested checks see only them", () => {
     fc.assert(
