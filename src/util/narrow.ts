@@ -15,6 +15,15 @@ export function asRecord(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
 }
 
+/**
+ * `table[key]` only when `table` itself defines `key`. A table keyed by names from a command line
+ * (options, subcommands, programs) must never answer for `constructor`, `__proto__` or
+ * `toString` from Object.prototype: an allow-list admits only what it lists.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** `value` when it is a string, else undefined. */
 export function asString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;

@@ -15,6 +15,7 @@ import { classifyYq } from "./tools/yq.js";
 
 export { INERT_VARIABLES, isInertVariable } from "./tools/env.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
+import { ownEntry } from "../../util/narrow.js";
 
 /** Read-only whatever their arguments: no option makes them write a file or run a program. */
 const ALWAYS_READ_ONLY = new Set([
@@ -194,12 +195,12 @@ export function classifyCommand(name: string, args: readonly Arg[]): BashVerdict
     command = m[1] ?? name;
   }
   if (ALWAYS_READ_ONLY.has(command)) return readOnly(`${command} only reads`);
-  const rule = RULES[command];
+  const rule = ownEntry(RULES, command);
   if (rule) return rule(args, command);
   const version = versionQuery(command, args);
   if (version) return version;
   if (RUNNERS.has(command)) return undecidable(`\`${command}\` runs other commands or code, which proctor cannot see`);
-  const known = NOT_READ_ONLY[command];
+  const known = ownEntry(NOT_READ_ONLY, command);
   if (known) return known.effect === "undecidable" ? undecidable(`\`${command}\` ${known.why}`) : sideEffecting(`\`${command}\` ${known.why}`);
   return sideEffecting(`\`${command}\` is not a command proctor knows to be read-only`);
 }

@@ -12,7 +12,7 @@
  */
 import { scanOptions, type OptionSpec } from "./options.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
-import { at } from "../../util/narrow.js";
+import { at, ownEntry } from "../../util/narrow.js";
 
 /** Options of the log/diff family that take a separate value. */
 const LOG_VALUED = ["max-count", "skip", "author", "committer", "grep", "since", "after", "until", "before"];
@@ -185,7 +185,7 @@ function withAction(sub: string, args: readonly Arg[], allowed: Record<string, O
   const action = first === -1 ? undefined : args[first];
   if (!action) return bare ? scanned(`git ${sub}`, args, allowed[""] ?? PLAIN, `git ${sub} lists`) : sideEffecting(`\`git ${sub}\` without an action changes state`);
   if (action.value === undefined) return undecidable(`\`git ${sub} ${action.text}\`: the action is computed at run time`);
-  const spec = allowed[action.value];
+  const spec = ownEntry(allowed, action.value);
   if (!spec) return sideEffecting(`\`git ${sub} ${action.value}\` changes state`);
   return scanned(`git ${sub} ${action.value}`, [...args.slice(0, first), ...args.slice(first + 1)], spec, `git ${sub} ${action.value} reads`);
 }
@@ -243,8 +243,8 @@ export function classifyGit(args: readonly Arg[]): BashVerdict {
   const rest = args.slice(i + 1);
   const help = asksForHelp(rest);
   if (help) return undecidable(`\`git ${sub} ${help.value}\` runs man, info or a web browser`);
-  const rule = SUBCOMMANDS[sub];
-  const spec = INSPECTION[sub];
+  const rule = ownEntry(SUBCOMMANDS, sub);
+  const spec = ownEntry(INSPECTION, sub);
   const classify = rule ?? (spec && ((r: readonly Arg[]) => scanned(`git ${sub}`, r, spec, `git ${sub} reads`)));
   if (!classify) return sideEffecting(`\`git ${sub}\` is not a read-only git subcommand`);
   const format = formatProblem(sub, rest);

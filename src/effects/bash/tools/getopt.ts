@@ -9,7 +9,7 @@
  * options in order and decide what they mean.
  */
 import { undecidable, type Arg, type BashVerdict } from "../verdict.js";
-import { at } from "../../../util/narrow.js";
+import { at, ownEntry } from "../../../util/narrow.js";
 
 /** How an option takes its value. */
 export type ValueKind = "none" | "required" | "optional";
@@ -50,7 +50,7 @@ export interface ParsedArgs {
 }
 
 function findLong(grammar: Grammar, name: string): [string, OptionDef] | "ambiguous" | undefined {
-  const exact = grammar.long[name];
+  const exact = ownEntry(grammar.long, name);
   if (exact) return [name, exact];
   if (grammar.abbreviations === false || name === "") return undefined;
   const matches = Object.keys(grammar.long).filter((full) => full.startsWith(name));
@@ -106,7 +106,7 @@ export function parseArgs(grammar: Grammar, args: readonly Arg[]): ParsedArgs {
       continue;
     }
     for (let j = 1; j < v.length; j++) {
-      const def = grammar.short[v.charAt(j)];
+      const def = ownEntry(grammar.short, v.charAt(j));
       const spelling = `-${v.charAt(j)}`;
       if (!def) return stop(undecidable(`\`${grammar.command} ${spelling}\` is not an option proctor models for ${grammar.command}`), i);
       const kind = def.value ?? "none";

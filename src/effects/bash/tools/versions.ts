@@ -10,7 +10,7 @@
  * on PATH does is the PATH check's concern.
  */
 import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
-import { at } from "../../../util/narrow.js";
+import { at, ownEntry } from "../../../util/narrow.js";
 
 /** The spellings of the version query each tool answers without running anything else. */
 const VERSION_QUERIES: Readonly<Record<string, readonly string[]>> = {
@@ -52,7 +52,7 @@ const NPM_PRINTS = new Set(["root", "prefix"]);
  * catalog then judges as it judges the tool (a runner is undecidable, anything else unknown).
  */
 export function versionQuery(command: string, args: readonly Arg[]): BashVerdict | undefined {
-  const queries = VERSION_QUERIES[command];
+  const queries = ownEntry(VERSION_QUERIES, command);
   if (!queries) return undefined;
   const [only] = args;
   if (args.length === 1 && only?.value !== undefined && queries.includes(only.value)) {
