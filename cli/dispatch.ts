@@ -27,7 +27,7 @@ export async function main(argvIn: readonly string[], commands: CommandTable): P
   const { argv, debug } = takeDebugFlag(argvIn);
   const [first, ...afterFirst] = argv;
   // `proctor help run` is `proctor run --help`.
-  const [name, ...rest] = first === "help" && afterFirst[0] && commands[afterFirst[0]] ? [afterFirst[0], "--help"] : argv;
+  const [name, ...rest] = first === "help" && afterFirst[0] && Object.hasOwn(commands, afterFirst[0]) ? [afterFirst[0], "--help"] : argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(`${usage(commands)}\n\nproctor <command> --help (or proctor help <command>) explains a command: every option, its default, examples, exit codes.\n`);
     return name ? 0 : 2;
@@ -37,7 +37,7 @@ export async function main(argvIn: readonly string[], commands: CommandTable): P
     process.stdout.write(`${PROCTOR_VERSION}\n`);
     return 0;
   }
-  const entry = commands[name];
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
     process.stderr.write(`proctor: error [INVALID_INPUT] unknown command ${JSON.stringify(name)}\n  hint: run one of the commands below\n\n${usage(commands)}\n`);
     return 2;

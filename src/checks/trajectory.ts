@@ -63,7 +63,8 @@ function stepMatches(call: ToolCall, step: { name: string; args?: ArgMatcher | u
     case "superset":
       return matchArgs(call.input, expected);
     case "subset":
-      return Object.keys(call.input).every((k) => k in expected && deepMatch(call.input[k], expected[k]));
+      // Own keys only: an input key named `__proto__` or `toString` is not one the reference lists.
+      return Object.keys(call.input).every((k) => Object.hasOwn(expected, k) && deepMatch(call.input[k], expected[k]));
   }
 }
 

@@ -138,7 +138,7 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
   problems.unknownKeys("", value, ["$schema", "dialect", "defaultDenySensitive", "rules", "tools"]);
   let dialect = claudeCodeDialect;
   if (value.dialect !== undefined) {
-    const named = typeof value.dialect === "string" ? DIALECTS[value.dialect] : undefined;
+    const named = typeof value.dialect === "string" && Object.hasOwn(DIALECTS, value.dialect) ? DIALECTS[value.dialect] : undefined;
     if (named) dialect = named;
     else problems.add("dialect", `must be one of ${Object.keys(DIALECTS).join(", ")}`, value.dialect);
   }
@@ -151,7 +151,8 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
     const rule = readRule(r, `rules[${i}]`, problems);
     if (rule) rules.push(rule);
   });
-  const tools: Record<string, ToolFactOverride> = {};
+  // No prototype: a tool named `__proto__` is an entry like any other, not the object's prototype.
+  const tools: Record<string, ToolFactOverride> = Object.create(null) as Record<string, ToolFactOverride>;
   if (value.tools !== undefined) {
     if (!isPlainObject(value.tools)) problems.add("tools", "must be an object of tool name → facts", value.tools);
     else for (const [name, o] of Object.entries(value.tools)) tools[name] = readOverride(o, `tools.${name}`, problems);
