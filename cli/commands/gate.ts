@@ -55,7 +55,7 @@ function bad(message: string): never {
 export function parseRuleOfTwo(text: string): RuleOfTwoProfile {
   const profile = { untrustedInput: false, sensitiveData: false, externalSideEffects: false };
   for (const leg of text.split(",").map((l) => l.trim()).filter((l) => l !== "" && l !== "none")) {
-    const key = LEGS[leg];
+    const key = Object.hasOwn(LEGS, leg) ? LEGS[leg] : undefined;
     if (!key) bad(`--rule-of-two: unknown leg ${JSON.stringify(leg)}; the legs are untrusted, sensitive, external (the ones the session may hold)`);
     profile[key] = true;
   }

@@ -52,7 +52,7 @@ export function diffBaseline(baseline: Baseline, current: Baseline | readonly Ch
   const now = byName(current);
   const evals: EvalDiff[] = [];
   for (const [name, report] of now) {
-    const before = baseline.evals[name];
+    const before = Object.hasOwn(baseline.evals, name) ? baseline.evals[name] : undefined;
     if (!before) evals.push({ name, status: "new", note: "not in the baseline; `--update` records it" });
     else if (report.skipped) evals.push({ name, status: "skipped", note: `this run measured nothing: ${report.skipped.reason}` });
     else if (before.skipped) evals.push({ name, status: "skipped", note: `the baseline measured nothing: ${before.skipped.reason}` });

@@ -16,7 +16,7 @@ export function filesFromCalls(calls: readonly ToolCall[], cwd: string | undefin
   const changes = new Map<string, FileChange>();
   const seen = new Set<string>();
   for (const call of calls) {
-    const key = FILE_TOOLS[call.name];
+    const key = Object.hasOwn(FILE_TOOLS, call.name) ? FILE_TOOLS[call.name] : undefined;
     if (!key || call.status !== "success") continue;
     const file = call.input[key];
     if (typeof file !== "string" || seen.has(file)) continue;

@@ -8,6 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { trajectory } from "../../src/index.js";
 import { parsePolicy } from "../../src/policy/policy-file.js";
+import { parseRuleOfTwo } from "../../cli/commands/gate.js";
+import { filesFromCalls } from "../../src/trace/files-from-calls.js";
 import { proctor } from "../helpers/cli.js";
 import { makeTrace } from "../helpers/trace.js";
 
@@ -46,5 +48,14 @@ describe("Object.prototype names from outside proctor", () => {
         expect(r.stderr).toMatch(/unknown command/);
       }
     }
+  });
+
+  it("a call named toString is not a file tool, whatever its input holds", () => {
+    const trace = makeTrace({ calls: [{ name: "toString", input: { [String(Object.prototype.toString)]: "secret.txt", file_path: "secret.txt" } }] });
+    expect(filesFromCalls(trace.toolCalls, "/work").changes).toEqual([]);
+  });
+
+  it("--rule-of-two legs named after Object.prototype properties are unknown legs", () => {
+    for (const leg of ["constructor", "__proto__", "toString"]) expect(() => parseRuleOfTwo(leg), leg).toThrow(/unknown leg/);
   });
 });

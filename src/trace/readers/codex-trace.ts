@@ -25,7 +25,7 @@ function filesFromPatches(calls: readonly ToolCall[]): FileRecord {
   for (const call of calls) {
     if (call.name !== "apply_patch" || call.status !== "success" || !Array.isArray(call.input.changes)) continue;
     for (const c of call.input.changes as { path: string; kind: string }[]) {
-      if (!changes.has(c.path)) changes.set(c.path, { path: c.path, change: CHANGE[c.kind] ?? "modified" });
+      if (!changes.has(c.path)) changes.set(c.path, { path: c.path, change: (Object.hasOwn(CHANGE, c.kind) ? CHANGE[c.kind] : undefined) ?? "modified" });
     }
   }
   return { source: "tool-calls", changes: [...changes.values()] };

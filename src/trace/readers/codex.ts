@@ -137,7 +137,7 @@ function readFileChange(item: Json, options: CodexEventOptions): TimelineEntry {
     agent: "main",
     name: "apply_patch",
     input: { changes },
-    ...(status !== "pending" ? { result: changes.map((c: { path: string; kind: string }) => `${PATCH_KINDS[c.kind] ?? c.kind} ${c.path}`).join("\n") } : {}),
+    ...(status !== "pending" ? { result: changes.map((c: { path: string; kind: string }) => `${(Object.hasOwn(PATCH_KINDS, c.kind) ? PATCH_KINDS[c.kind] : undefined) ?? c.kind} ${c.path}`).join("\n") } : {}),
     status,
     ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
   });
