@@ -8,6 +8,7 @@ import { HelpRequested } from "./args.js";
 import type { Command } from "./command.js";
 import { debugText, describeProctorError, describeUnexpected } from "./errors.js";
 import { renderHelp } from "./help.js";
+import { ownEntry } from "../src/util/narrow.js";
 
 /** The commands by name: a one-line summary for the usage text, and the module, loaded only when it runs. */
 export type CommandTable = Record<string, { summary: string; load: () => Promise<{ default: Command }> }>;
@@ -37,7 +38,7 @@ export async function main(argvIn: readonly string[], commands: CommandTable): P
     process.stdout.write(`${PROCTOR_VERSION}\n`);
     return 0;
   }
-  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  const entry = ownEntry(commands, name);
   if (!entry) {
     process.stderr.write(`proctor: error [INVALID_INPUT] unknown command ${JSON.stringify(name)}\n  hint: run one of the commands below\n\n${usage(commands)}\n`);
     return 2;

@@ -23,6 +23,7 @@ import type { Command } from "../command.js";
 import { useOneShotWasmFlags } from "../one-shot.js";
 import { readStdinWithin } from "../stdin.js";
 import type { BashVerdict } from "../../src/effects/bash/verdict.js";
+import { ownEntry } from "../../src/util/narrow.js";
 
 const USAGE =
   "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--deadline-ms N]  (PreToolUse JSON on stdin)";
@@ -55,7 +56,7 @@ function bad(message: string): never {
 export function parseRuleOfTwo(text: string): RuleOfTwoProfile {
   const profile = { untrustedInput: false, sensitiveData: false, externalSideEffects: false };
   for (const leg of text.split(",").map((l) => l.trim()).filter((l) => l !== "" && l !== "none")) {
-    const key = Object.hasOwn(LEGS, leg) ? LEGS[leg] : undefined;
+    const key = ownEntry(LEGS, leg);
     if (!key) bad(`--rule-of-two: unknown leg ${JSON.stringify(leg)}; the legs are untrusted, sensitive, external (the ones the session may hold)`);
     profile[key] = true;
   }

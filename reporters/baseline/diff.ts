@@ -8,6 +8,7 @@ import type { CheckReport } from "../../src/measure/types.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { validateBaseline, type Baseline } from "./format.js";
 import { requireObject } from "../../src/errors/arguments.js";
+import { ownEntry } from "../../src/util/narrow.js";
 
 /** One eval of the diff. */
 export interface EvalDiff {
@@ -52,7 +53,7 @@ export function diffBaseline(baseline: Baseline, current: Baseline | readonly Ch
   const now = byName(current);
   const evals: EvalDiff[] = [];
   for (const [name, report] of now) {
-    const before = Object.hasOwn(baseline.evals, name) ? baseline.evals[name] : undefined;
+    const before = ownEntry(baseline.evals, name);
     if (!before) evals.push({ name, status: "new", note: "not in the baseline; `--update` records it" });
     else if (report.skipped) evals.push({ name, status: "skipped", note: `this run measured nothing: ${report.skipped.reason}` });
     else if (before.skipped) evals.push({ name, status: "skipped", note: `the baseline measured nothing: ${before.skipped.reason}` });

@@ -6,6 +6,7 @@ import { ProctorError, InvalidInputError } from "../errors/proctor-error.js";
 import type { Interval } from "../stats/proportion.js";
 import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats, Thresholds } from "./types.js";
+import { ownEntry } from "../util/narrow.js";
 
 /** One check held against its minimum. */
 export interface ThresholdRow {
@@ -102,9 +103,9 @@ export function validateThresholds(thresholds: Thresholds, checks: readonly Pick
 /** The minimum for one check: per[label], then per[kind], then min. */
 export function thresholdFor(thresholds: Thresholds, check: Pick<CheckStats, "label" | "kind">): { min: number; source: "label" | "kind" | "min" } | undefined {
   const per = thresholds.per ?? {};
-  const byLabel = Object.hasOwn(per, check.label) ? per[check.label] : undefined;
+  const byLabel = ownEntry(per, check.label);
   if (byLabel !== undefined) return { min: byLabel, source: "label" };
-  const byKind = Object.hasOwn(per, check.kind) ? per[check.kind] : undefined;
+  const byKind = ownEntry(per, check.kind);
   if (byKind !== undefined) return { min: byKind, source: "kind" };
   if (thresholds.min !== undefined) return { min: thresholds.min, source: "min" };
   return undefined;

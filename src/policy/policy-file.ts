@@ -15,6 +15,7 @@ import { regexFromData } from "../match/linear-regexp.js";
 import { claudeCodeDialect, codexDialect, type HarnessDialect } from "../effects/dialect.js";
 import { toolCallFacts, type ToolFactOverride } from "./tool-facts.js";
 import type { PolicySideEffectClass, ToolArgumentPolicy, ToolArgumentRule, ToolCallFacts, ToolRuleEffect } from "./tool-argument-policy.js";
+import { ownEntry } from "../util/narrow.js";
 
 /** A loaded policy file: the compiled policy and the facts it decides over. */
 export interface PolicyFile {
@@ -138,7 +139,7 @@ export function parsePolicy(value: unknown, source = "policy"): PolicyFile {
   problems.unknownKeys("", value, ["$schema", "dialect", "defaultDenySensitive", "rules", "tools"]);
   let dialect = claudeCodeDialect;
   if (value.dialect !== undefined) {
-    const named = typeof value.dialect === "string" && Object.hasOwn(DIALECTS, value.dialect) ? DIALECTS[value.dialect] : undefined;
+    const named = typeof value.dialect === "string" ? ownEntry(DIALECTS, value.dialect) : undefined;
     if (named) dialect = named;
     else problems.add("dialect", `must be one of ${Object.keys(DIALECTS).join(", ")}`, value.dialect);
   }

@@ -1,4 +1,5 @@
 import { requireArray, requireObject, requireString } from "../errors/arguments.js";
+import { ownEntry } from "../util/narrow.js";
 /**
  * Approval rungs and rung-aware tool descriptions.
  *
@@ -95,7 +96,7 @@ export function isDeterministicRung(rung: ApprovalRung): boolean {
  * here — it grants everything for another reason (the gate is off), which `isGrantedAtRung` says.
  */
 export function isAccessClassGrantedAtRung(toolName: string, rung: ApprovalRung): boolean {
-  const access = Object.hasOwn(BUILT_IN_TOOL_ACCESS, toolName) ? BUILT_IN_TOOL_ACCESS[toolName] : undefined;
+  const access = ownEntry(BUILT_IN_TOOL_ACCESS, toolName);
   if (access === "read") return true;
   if (access === "write") return rung !== "manual";
   return false;

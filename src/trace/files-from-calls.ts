@@ -1,6 +1,7 @@
 /** A file record from the file-editing tool calls alone — what a transcript can tell without a snapshot. */
 import path from "node:path";
 import type { FileChange, FileRecord, ToolCall } from "./types.js";
+import { ownEntry } from "../util/narrow.js";
 
 const FILE_TOOLS: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 
@@ -16,7 +17,7 @@ export function filesFromCalls(calls: readonly ToolCall[], cwd: string | undefin
   const changes = new Map<string, FileChange>();
   const seen = new Set<string>();
   for (const call of calls) {
-    const key = Object.hasOwn(FILE_TOOLS, call.name) ? FILE_TOOLS[call.name] : undefined;
+    const key = ownEntry(FILE_TOOLS, call.name);
     if (!key || call.status !== "success") continue;
     const file = call.input[key];
     if (typeof file !== "string" || seen.has(file)) continue;

@@ -8,6 +8,7 @@ import { TRANSCRIPT_LIMITS, type TranscriptLimits } from "../transcript.js";
 import { requireObject, wrongArgument } from "../../errors/arguments.js";
 import type { FileChange, FileRecord, Reply, RunProblem, RunOutcome, ToolCall, Trace, TraceSource, Usage } from "../types.js";
 import { parseCodexEvents, type CodexEventOptions, type CodexEvents, type TimelineEntry } from "./codex.js";
+import { ownEntry } from "../../util/narrow.js";
 
 /** What the JSON stream cannot tell and the caller can. */
 export interface CodexTraceExtras {
@@ -25,7 +26,7 @@ function filesFromPatches(calls: readonly ToolCall[]): FileRecord {
   for (const call of calls) {
     if (call.name !== "apply_patch" || call.status !== "success" || !Array.isArray(call.input.changes)) continue;
     for (const c of call.input.changes as { path: string; kind: string }[]) {
-      if (!changes.has(c.path)) changes.set(c.path, { path: c.path, change: (Object.hasOwn(CHANGE, c.kind) ? CHANGE[c.kind] : undefined) ?? "modified" });
+      if (!changes.has(c.path)) changes.set(c.path, { path: c.path, change: ownEntry(CHANGE, c.kind) ?? "modified" });
     }
   }
   return { source: "tool-calls", changes: [...changes.values()] };

@@ -8,7 +8,7 @@
 import { relativeToCwd } from "../files-from-calls.js";
 import type { RunProblem, ToolCall, ToolStatus } from "../types.js";
 import { unwrapShellCommand } from "./codex-command.js";
-import { isRecord } from "../../util/narrow.js";
+import { isRecord, ownEntry } from "../../util/narrow.js";
 import { readJsonLines } from "./json-lines.js";
 
 type Json = Record<string, unknown>;
@@ -137,7 +137,7 @@ function readFileChange(item: Json, options: CodexEventOptions): TimelineEntry {
     agent: "main",
     name: "apply_patch",
     input: { changes },
-    ...(status !== "pending" ? { result: changes.map((c: { path: string; kind: string }) => `${(Object.hasOwn(PATCH_KINDS, c.kind) ? PATCH_KINDS[c.kind] : undefined) ?? c.kind} ${c.path}`).join("\n") } : {}),
+    ...(status !== "pending" ? { result: changes.map((c: { path: string; kind: string }) => `${ownEntry(PATCH_KINDS, c.kind) ?? c.kind} ${c.path}`).join("\n") } : {}),
     status,
     ...(status === "denied" ? { deniedBy: "permission" as const } : {}),
   });
