@@ -2,7 +2,8 @@
 // and `bin`, plus the dist modules that the shipped promptfoo/*.mjs files import) with esbuild, in
 // place over tsc's output for that entry, so a fresh process loads a handful of files instead of a
 // hundred. Code shared by entries goes to dist/chunks/ (one copy of ProctorError, the shell parser,
-// the schema checker across entries) and every dynamic import stays a lazy chunk. Packages stay
+// the schema checker across entries), laid out in layers so that each entry's static imports are a
+// chunk or two (scripts/bundle/layers.mjs); every dynamic import stays a lazy chunk. Packages stay
 // external; no minification and no source maps, so stack traces stay readable. tsc's other .js
 // files stay in dist for code that imports an internal module directly; `types` keep pointing at
 // tsc's .d.ts.
@@ -11,6 +12,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } 
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, transformSync } from "esbuild";
+import { layeredChunks } from "./bundle/layers.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = path.join(root, "dist");
@@ -169,6 +171,14 @@ async function buildCommonJs(pkg) {
   return outputs;
 }
 
+/**
+ * The ES build's layers (scripts/bundle/layers.mjs): the core first, then each entry whose own
+ * modules should load as one chunk. `import("proctor")` reads two files (the entry and the core),
+ * proctor/vitest and proctor/node-test two, proctor/safety, proctor/reporters and proctor/mock-model
+ * three, proctor/harness four (test/startup/imports.test.ts holds these counts).
+ */
+const LAYERS = ["src/index.js", "mock-model/index.js", "harness/index.js", "src/safety.js", "reporters/index.js"];
+
 async function main() {
   const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   const entries = entryPoints(pkg);
@@ -176,8 +186,9 @@ async function main() {
   // (the entries), and a CommonJS bundle that read one would hold a second copy of its chunks.
   const commonjs = await buildCommonJs(pkg);
   rmSync(path.join(dist, CHUNKS), { recursive: true, force: true });
-  const result = await build({
-    entryPoints: entries,
+  const options = {
+    absWorkingDir: root,
+    entryPoints: entries.map((e) => ({ in: e, out: path.relative(dist, e).replace(/\.js$/, "") })),
     outdir: dist,
     outbase: dist,
     allowOverwrite: true,
@@ -193,7 +204,10 @@ async function main() {
     minify: false,
     metafile: true,
     logLevel: "warning",
-  });
+  };
+  const layers = await layeredChunks(build, options, { dist, layers: LAYERS, report: (line) => console.log(`bundle: ${line}`) });
+  const result = await build({ ...options, plugins: [layers.plugin] });
+  layers.checkModuleOrder(Object.keys(result.metafile.outputs).filter((o) => o.endsWith(".js")));
   for (const output of Object.keys(result.metafile.outputs)) if (output.endsWith(".js")) keepAscii(path.resolve(root, output));
   // The schema checker loads the build's validators from `./validators/` beside itself: copy them
   // beside whichever bundled file now holds it.

@@ -208,6 +208,13 @@ describe("start-up", () => {
     expect(own.filter((f) => !bundled(f))).toEqual([]);
   });
 
+  it("each package entry reads a few files of proctor's own: one per layer it stands on (scripts/bundle/layers.mjs)", () => {
+    // Node's ES-module loader pays about a millisecond per file; unlayered, import("proctor") read 33.
+    const own = (subpath: string) => loadedFiles(subpath).filter((f) => f.startsWith(path.join(root, "dist") + path.sep));
+    const most: Record<string, number> = { proctor: 2, "proctor/vitest": 2, "proctor/node-test": 2, "proctor/safety": 3, "proctor/reporters": 3, "proctor/mock-model": 3, "proctor/harness": 4 };
+    for (const [subpath, files] of Object.entries(most)) expect(own(subpath).length, subpath).toBeLessThanOrEqual(files);
+  });
+
   it('import("proctor/reporters") leaves junit-report-builder until a JUnit file is built', () => {
     expect(packagesIn(loadedFiles("proctor/reporters"))).not.toContain("junit-report-builder");
   });

@@ -1,0 +1,124 @@
+/**
+ * The ES build's chunk layout (scripts/bundle/layers.mjs), on a small package built with the real
+ * esbuild the way scripts/bundle.mjs builds proctor, then imported by real node processes: each
+ * layer loads as one chunk, lazy imports and entries keep their exports (a default one too), a
+ * module two unrelated entries share is hoisted into the core, and the order guard fails a chunk
+ * that places a module before one it imports.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a build script, plain JavaScript without types
+import { layeredChunks } from "../../scripts/bundle/layers.mjs";
+
+interface Layout {
+  plugin: unknown;
+  checkModuleOrder(outputs: string[]): void;
+}
+
+const FILES: Record<string, string> = {
+  // The core: two modules and a lazy import that shares one of them.
+  "core.js": `import { util } from "./util.js"; import { shared } from "./shared.js";
+export const core = () => util() + shared;
+export const lazy = async () => (await import("./lazy.js")).default();`,
+  "util.js": `export const util = () => "u";`,
+  "shared.js": `export const shared = "s";`,
+  "lazy.js": `import { util } from "./util.js"; export default () => "lazy:" + util();`,
+  // A layer on top: its own modules, one of them also a lazy target inside the layer.
+  "tool.js": `import { core } from "./core.js"; import { step } from "./step.js"; import { inner } from "./inner.js";
+export const tool = () => core() + step + inner();
+export const later = async () => (await import("./inner.js")).inner();`,
+  "step.js": `import { inner } from "./inner.js"; export const step = "step(" + inner() + ")";`,
+  "inner.js": `import { util } from "./util.js"; export const inner = () => "i" + util();`,
+  // Two unrelated entries sharing one module outside the core: it is hoisted into the core.
+  "left.js": `import { dialect } from "./dialect.js"; import { core } from "./core.js"; export default () => "left:" + dialect + core();`,
+  "right.js": `import { dialect } from "./dialect.js"; import { own } from "./right-own.js"; export const right = "right:" + dialect + own;`,
+  "right-own.js": `export const own = "r";`,
+  "dialect.js": `export const dialect = "d";`,
+};
+
+let dir: string;
+let dist: string;
+let layout: Layout;
+const reports: string[] = [];
+
+/** proctor's files (below dist) that a node process importing `entry` reads statically, found by following its import statements. */
+function staticFiles(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|^import\s+"(\.[^"]+)"/gms)) visit(path.resolve(path.dirname(file), m[1] ?? m[2] ?? ""));
+  };
+  visit(path.join(dist, entry));
+  return [...seen];
+}
+
+/** What `expression` evaluates to in a fresh node process that imported `entry` as `m`. */
+function evaluate(entry: string, expression: string): string {
+  const code = `const m = await import(${JSON.stringify(pathToFileURL(path.join(dist, entry)).href)}); console.log(await (${expression}));`;
+  return execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }).trim();
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "proctor-layers-test-"));
+  dist = path.join(dir, "dist");
+  mkdirSync(dist);
+  for (const [name, text] of Object.entries(FILES)) writeFileSync(path.join(dist, name), `${text}\n`);
+  const entries = ["core.js", "tool.js", "left.js", "right.js"].map((e) => path.join(dist, e));
+  const options = {
+    absWorkingDir: dir,
+    entryPoints: entries.map((e) => ({ in: e, out: path.relative(dist, e).replace(/\.js$/, "") })),
+    outdir: dist,
+    outbase: dist,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: "esm" as const,
+    platform: "node" as const,
+    chunkNames: "chunks/[name]-[hash]",
+    metafile: true,
+    logLevel: "warning" as const,
+  };
+  layout = (await layeredChunks(build, options, { dist, layers: ["core.js", "tool.js"], report: (line: string) => reports.push(line) })) as Layout;
+  const result = await build({ ...options, plugins: [layout.plugin as never] });
+  layout.checkModuleOrder(Object.keys(result.metafile?.outputs ?? {}).filter((o) => o.endsWith(".js")));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("layered chunks", () => {
+  it("loads each layer as one chunk: the core entry reads two files, the layer above it three", () => {
+    expect(staticFiles("core.js")).toHaveLength(2);
+    expect(staticFiles("tool.js")).toHaveLength(3);
+    // Unlayered, esbuild gives util.js (shared with the lazy import) and shared.js chunks of their own.
+    expect(reports.join("\n")).toMatch(/layer core\.js: \d+ modules \(1 hoisted: dialect\.js\)/);
+  });
+
+  it("keeps every entry's and lazy import's exports, a default export too", () => {
+    expect(evaluate("core.js", "m.core()")).toBe("us");
+    expect(evaluate("core.js", "m.lazy()")).toBe("lazy:u");
+    expect(evaluate("tool.js", "m.tool()")).toBe("usstep(iu)iu");
+    expect(evaluate("tool.js", "m.later()")).toBe("iu");
+    expect(evaluate("left.js", "m.default()")).toBe("left:dus");
+    expect(evaluate("right.js", "m.right")).toBe("right:dr");
+  });
+
+  it("hoists a module two unrelated entries share into the core's chunk", () => {
+    const holders = (module: string) => staticFiles("right.js").filter((f) => new RegExp(`^// dist/${module}$`, "m").test(readFileSync(f, "utf8")));
+    const [holder] = holders("dialect.js");
+    expect(holder).toBeDefined();
+    expect(holders("util.js")).toEqual([holder]);
+  });
+
+  it("fails the build when a chunk places a module before one it imports", () => {
+    const bad = path.join(dist, "chunks", "misordered.js");
+    writeFileSync(bad, "// dist/step.js\nvar step;\n// dist/inner.js\nfunction inner() {}\n");
+    expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).toThrow(/places step\.js before inner\.js, which it imports/);
+    writeFileSync(bad, "// dist/inner.js\nfunction inner() {}\n// dist/step.js\nvar step;\n");
+    expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).not.toThrow();
+  });
+});
