@@ -174,8 +174,8 @@ async function buildCommonJs(pkg) {
 /**
  * The ES build's layers (scripts/bundle/layers.mjs): the core first, then each entry whose own
  * modules should load as one chunk. `import("proctor")` reads two files (the entry and the core),
- * proctor/vitest and proctor/node-test two, proctor/safety, proctor/reporters and proctor/mock-model
- * three, proctor/harness four (test/startup/imports.test.ts holds these counts).
+ * proctor/vitest and proctor/node-test two, proctor/safety, proctor/reporters, proctor/mock-model and
+ * the promptfoo provider three, proctor/harness five (test/startup/imports.test.ts holds these counts).
  */
 const LAYERS = ["src/index.js", "mock-model/index.js", "harness/index.js", "src/safety.js", "reporters/index.js"];
 

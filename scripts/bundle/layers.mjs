@@ -5,18 +5,24 @@
 // compiling the code in them. Layers make each package entry's static imports a few chunks instead:
 //
 // - A layer is a package entry (src/index.js first, the core). Its *own* modules are those it
-//   imports statically that no earlier layer does.
+//   imports statically that no earlier layer does, less other package entries' own files.
 // - Every root (package entry or lazy import() target) that statically reaches a layer's own
-//   modules also imports the layer's entry — a bare `import "…"`, appended, that binds nothing — so
-//   all of those modules are reached by the same roots and esbuild puts them in one chunk.
-// - Modules two unrelated package entries share outside the core (neither entry imports the
-//   other) are hoisted into the core, so that, say, `proctor/vitest` and `proctor/safety` sharing
-//   one small module does not make either load the other's whole layer.
+//   modules imports the whole layer, so all of those modules are reached by the same roots and
+//   esbuild puts them in one chunk. It does so through a stand-in module that replaces the root as
+//   entry point or lazy target (imports of the layers, then `export * from` the root), so no import
+//   cycle is added and the source stays as tsc wrote it.
+// - Modules two unrelated package entries share outside the core (neither entry imports what the
+//   other does) are hoisted into the core, so that, say, `proctor/vitest` and `proctor/safety`
+//   sharing one small module does not make either load the other's whole layer. Hoisting that would
+//   pull a layer into the core fails the build instead.
+// - A package entry that a layer re-exports but that uses nothing else of it (the promptfoo
+//   provider) keeps its own small chunk.
 //
-// A bare import can close an import cycle (a lazy target inside its own layer imports the layer's
-// entry); that binds nothing, but it could change the order in which esbuild places modules in a
-// chunk. `checkModuleOrder` fails the build if any chunk then places a module before one it
-// imports.
+// What the layout changes: a root now evaluates all of its layers' modules, not only those it
+// imports, when it loads. proctor's modules do nothing at import but define (process handlers are
+// installed on first use; shared state is keyed on globalThis with `??=`), and must keep it so.
+// The order within a chunk is esbuild's; `checkModuleOrder` fails the build (after it has written,
+// so run it again after a fix) if a chunk places a module before one it depends on statically.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -58,7 +64,7 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     return seen;
   };
 
-  const entries = options.entryPoints.map((e) => path.resolve(typeof e === "string" ? e : e.in));
+  const entries = options.entryPoints.map((e) => path.resolve(cwd, typeof e === "string" ? e : e.in));
   const layerEntries = layers.map((l) => path.join(dist, l));
   for (const l of layerEntries) if (!entries.includes(l)) throw new Error(`bundle: layer ${path.relative(dist, l)} is not a package entry`);
   const [core] = layerEntries;
@@ -73,18 +79,30 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
       for (const m of closure(a)) if (closure(b).has(m) && !inCore.has(m)) hoisted.add(m);
     }
   }
+  for (const m of hoisted) {
+    const layer = layerEntries.slice(1).find((l) => closure(m).has(l));
+    if (layer) throw new Error(`bundle: ${path.relative(dist, m)}, shared by two unrelated entries, would hoist the layer ${path.relative(dist, layer)} into the core; import that layer from one of them, or list the entries in LAYERS so that one builds on the other`);
+  }
 
   /** The layers each root imports through its stand-in. Every layer entry has one (the core's imports the hoisted modules). */
   const inject = new Map(layerEntries.map((l) => [l, []]));
   const add = (root, entry) => inject.set(root, [...(inject.get(root) ?? []), entry]);
   const below = new Set(inCore);
   for (const m of hoisted) for (const x of closure(m)) below.add(x);
-  const own = new Map([[core, new Set(below)]]);
+  const roots = [...new Set([...entries, ...lazyTargets])];
+  // A package entry's own file is not part of a layer: an entry that uses nothing else of the layer
+  // it sits in (the promptfoo provider, which harness/index.js re-exports and which loads the harness
+  // on first call) then stays a small chunk of its own instead of loading the whole layer. A lazy
+  // target inside a layer is part of it: whoever loads it lazily pays for the layer then.
+  const isRoot = new Set(entries.filter((r) => !layerEntries.includes(r)));
+  const own = new Map([[core, new Set([...below].filter((m) => !isRoot.has(m)))]]);
   for (const l of layerEntries.slice(1)) {
-    own.set(l, new Set([...closure(l)].filter((m) => !below.has(m))));
+    own.set(l, new Set([...closure(l)].filter((m) => !below.has(m) && !isRoot.has(m))));
     for (const m of closure(l)) below.add(m);
   }
-  const roots = [...new Set([...entries, ...lazyTargets])];
+  for (const l of layerEntries.slice(1)) {
+    if (own.get(l).size === 0) throw new Error(`bundle: the layer ${path.relative(dist, l)} has no modules of its own (earlier layers or the core hold them all); drop it from LAYERS or reorder them`);
+  }
   for (const l of layerEntries) {
     const mine = own.get(l);
     for (const r of roots) {
@@ -102,32 +120,55 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     report?.(`layer ${path.relative(dist, l)}: ${own.get(l).size} modules${extra}`);
   }
 
-  // Exports of each root, from the first build: a stand-in re-exports them by name (`export *`
-  // would drop a default export).
+  // Exports of each root, from the first build: whether a stand-in must re-export a default.
   const exportsOf = new Map();
   for (const meta of Object.values(pre.metafile.outputs)) if (meta.entryPoint) exportsOf.set(abs(meta.entryPoint), meta.exports);
   /**
-   * The module that stands in for root `r`: it imports r's layers, then re-exports r. Appending the
-   * imports to r itself would close an import cycle wherever a layer already imports r.
+   * The packages whose every export `r` re-exports (`export * from "pkg"`, directly or through its
+   * own `export *` of a local module): esbuild lists such names only in an entry's own file, so the
+   * stand-in, which makes r an inner module, repeats them.
    */
-  const NAMESPACE = "layer-stand-in";
+  const packageStars = (r, seen = new Set()) => {
+    if (seen.has(r)) return [];
+    seen.add(r);
+    const found = [];
+    for (const [, spec] of readFileSync(r, "utf8").matchAll(/^export\s*\*\s*from\s*["']([^"']+)["']/gm)) {
+      if (spec.startsWith(".")) found.push(...packageStars(path.resolve(path.dirname(r), spec), seen));
+      else found.push(spec);
+    }
+    return found;
+  };
+  // Two kinds of virtual module. A root's *stand-in* replaces it as entry point or lazy target: it
+  // imports the bodies of r's layers, then re-exports r (appending the imports to r itself would
+  // close an import cycle wherever a layer already imports r). A layer's *body* is what other roots
+  // import: the layer's own file, after the bodies of the layers under it (and, for the core, the
+  // hoisted modules). Nothing imports a stand-in, so each stays its entry's own file, where esbuild
+  // can write an `export *` from a package.
+  const STAND_IN = "layer-stand-in";
+  const BODY = "layer-body";
+  const line = (spec) => `import ${JSON.stringify(spec)};`;
+  const bodyOf = (l) => [...(l === core ? [...hoisted] : []), ...inject.get(l).map((under) => `${BODY}:${under}`), l].map(line).join("\n");
   const standIn = (r) => {
-    const names = exportsOf.get(r) ?? [];
     const from = JSON.stringify(r);
-    const imports = r === core ? [...hoisted] : inject.get(r).map((l) => `${NAMESPACE}:${l}`);
-    return [...imports.map((i) => `import ${JSON.stringify(i)};`), names.length > 0 ? `export { ${names.join(", ")} } from ${from};` : `import ${from};`, ""].join("\n");
+    const layersOf = layerEntries.includes(r) ? [`${BODY}:${r}`] : inject.get(r).map((l) => `${BODY}:${l}`);
+    // `export *` re-exports every name r has; the packages r re-exports whole and a default export need lines of their own.
+    const reexports = [`export * from ${from};`, ...[...new Set(packageStars(r))].map((spec) => `export * from ${JSON.stringify(spec)};`), ...((exportsOf.get(r) ?? []).includes("default") ? [`export { default } from ${from};`] : [])];
+    return [...layersOf.map(line), ...reexports, ""].join("\n");
   };
   const plugin = {
     name: "layered-chunks",
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: new RegExp(`^${NAMESPACE}:`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
-      pluginBuild.onResolve({ filter: /.*/ }, (args) => {
+      pluginBuild.onResolve({ filter: new RegExp(`^${BODY}:`) }, (args) => ({ path: args.path.slice(BODY.length + 1), namespace: BODY }));
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== "entry-point" && args.kind !== "dynamic-import") return undefined;
-        if (args.namespace === NAMESPACE) return undefined;
-        const target = path.resolve(args.resolveDir || cwd, args.path);
-        return inject.has(target) ? { path: target, namespace: NAMESPACE } : undefined;
+        if (args.namespace === STAND_IN || args.pluginData?.[STAND_IN]) return undefined;
+        // Resolved as esbuild would (extensions, directories, aliases), then replaced by its stand-in.
+        const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir || cwd, importer: args.importer, pluginData: { [STAND_IN]: true } });
+        if (resolved.errors.length > 0 || resolved.external || !inject.has(resolved.path)) return undefined;
+        return { path: resolved.path, namespace: STAND_IN };
       });
-      pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: standIn(args.path), loader: "js", resolveDir: path.dirname(args.path) }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: STAND_IN }, (args) => ({ contents: standIn(args.path), loader: "js", resolveDir: path.dirname(args.path) }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: BODY }, (args) => ({ contents: `${bodyOf(args.path)}\n`, loader: "js", resolveDir: path.dirname(args.path) }));
     },
   };
   return {
@@ -136,11 +177,12 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     checkModuleOrder(outputs) {
       for (const output of outputs) {
         // esbuild writes each module's path in a comment before its code (no minification here).
-        const order = [...readFileSync(abs(output), "utf8").matchAll(/^\/\/ (\S+\.js)$/gm)].map((m) => abs(m[1]));
+        const order = [...readFileSync(abs(output), "utf8").matchAll(/^\/\/ (\S+\.(?:[cm]?js|json))$/gm)].map((m) => abs(m[1])).filter((m) => edges.has(m));
         const at = new Map(order.map((m, i) => [m, i]));
         for (const m of order) {
-          for (const dep of edges.get(m) ?? []) {
-            if (at.has(dep) && at.get(dep) > at.get(m) && !closure(dep).has(m)) {
+          // Every module m depends on, not only those it names: a module of re-exports only has no code, so no comment.
+          for (const dep of closure(m)) {
+            if (dep !== m && at.has(dep) && at.get(dep) > at.get(m) && !closure(dep).has(m)) {
               throw new Error(`bundle: ${output} places ${path.relative(dist, m)} before ${path.relative(dist, dep)}, which it imports: the layer imports changed the module order`);
             }
           }

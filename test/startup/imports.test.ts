@@ -210,8 +210,9 @@ describe("start-up", () => {
 
   it("each package entry reads a few files of proctor's own: one per layer it stands on (scripts/bundle/layers.mjs)", () => {
     // Node's ES-module loader pays about a millisecond per file; unlayered, import("proctor") read 33.
+    // The promptfoo provider loads the harness at its first call, not with the core it imports.
     const own = (subpath: string) => loadedFiles(subpath).filter((f) => f.startsWith(path.join(root, "dist") + path.sep));
-    const most: Record<string, number> = { proctor: 2, "proctor/vitest": 2, "proctor/node-test": 2, "proctor/safety": 3, "proctor/reporters": 3, "proctor/mock-model": 3, "proctor/harness": 4 };
+    const most: Record<string, number> = { proctor: 2, "proctor/vitest": 2, "proctor/node-test": 2, "proctor/safety": 3, "proctor/reporters": 3, "proctor/mock-model": 3, "proctor/harness": 5, "proctor/promptfoo/provider.mjs": 3 };
     for (const [subpath, files] of Object.entries(most)) expect(own(subpath).length, subpath).toBeLessThanOrEqual(files);
   });
 

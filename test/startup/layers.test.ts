@@ -24,14 +24,18 @@ const FILES: Record<string, string> = {
   // The core: two modules and a lazy import that shares one of them.
   "core.js": `import { util } from "./util.js"; import { shared } from "./shared.js";
 export const core = () => util() + shared;
-export const lazy = async () => (await import("./lazy.js")).default();`,
+export const lazy = async () => (await import("./lazy.js")).default();
+export * from "node:os";`,
   "util.js": `export const util = () => "u";`,
   "shared.js": `export const shared = "s";`,
   "lazy.js": `import { util } from "./util.js"; export default () => "lazy:" + util();`,
   // A layer on top: its own modules, one of them also a lazy target inside the layer.
   "tool.js": `import { core } from "./core.js"; import { step } from "./step.js"; import { inner } from "./inner.js";
 export const tool = () => core() + step + inner();
-export const later = async () => (await import("./inner.js")).inner();`,
+export const later = async () => (await import("./inner")).inner();
+export { plug } from "./plug.js";`,
+  // An entry of its own that the layer re-exports, using nothing else of the layer.
+  "plug.js": `import { util } from "./util.js"; export const plug = () => "p" + util();`,
   "step.js": `import { inner } from "./inner.js"; export const step = "step(" + inner() + ")";`,
   "inner.js": `import { util } from "./util.js"; export const inner = () => "i" + util();`,
   // Two unrelated entries sharing one module outside the core: it is hoisted into the core.
@@ -69,7 +73,7 @@ beforeAll(async () => {
   dist = path.join(dir, "dist");
   mkdirSync(dist);
   for (const [name, text] of Object.entries(FILES)) writeFileSync(path.join(dist, name), `${text}\n`);
-  const entries = ["core.js", "tool.js", "left.js", "right.js"].map((e) => path.join(dist, e));
+  const entries = ["core.js", "tool.js", "left.js", "right.js", "plug.js"].map((e) => path.join(dist, e));
   const options = {
     absWorkingDir: dir,
     entryPoints: entries.map((e) => ({ in: e, out: path.relative(dist, e).replace(/\.js$/, "") })),
@@ -93,7 +97,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("layered chunks", () => {
   it("loads each layer as one chunk: the core entry reads two files, the layer above it three", () => {
     expect(staticFiles("core.js")).toHaveLength(2);
-    expect(staticFiles("tool.js")).toHaveLength(3);
+    expect(staticFiles("tool.js")).toHaveLength(4); // the entry, the core, the layer, plug.js
+    // An entry inside a layer that uses nothing else of it does not load the layer.
+    expect(staticFiles("plug.js").some((f) => /^\/\/ dist\/step\.js$/m.test(readFileSync(f, "utf8")))).toBe(false);
     // Unlayered, esbuild gives util.js (shared with the lazy import) and shared.js chunks of their own.
     expect(reports.join("\n")).toMatch(/layer core\.js: \d+ modules \(1 hoisted: dialect\.js\)/);
   });
@@ -101,6 +107,8 @@ describe("layered chunks", () => {
   it("keeps every entry's and lazy import's exports, a default export too", () => {
     expect(evaluate("core.js", "m.core()")).toBe("us");
     expect(evaluate("core.js", "m.lazy()")).toBe("lazy:u");
+    expect(evaluate("core.js", "typeof m.tmpdir")).toBe("function"); // export * from a package
+    expect(evaluate("plug.js", "m.plug()")).toBe("pu");
     expect(evaluate("tool.js", "m.tool()")).toBe("usstep(iu)iu");
     expect(evaluate("tool.js", "m.later()")).toBe("iu");
     expect(evaluate("left.js", "m.default()")).toBe("left:dus");
@@ -112,6 +120,25 @@ describe("layered chunks", () => {
     const [holder] = holders("dialect.js");
     expect(holder).toBeDefined();
     expect(holders("util.js")).toEqual([holder]);
+  });
+
+  it("refuses to hoist a layer into the core", async () => {
+    const other = mkdtempSync(path.join(tmpdir(), "proctor-layers-test-"));
+    try {
+      const files: Record<string, string> = {
+        "c.js": `export const c = 1;`,
+        "big.js": `import { c } from "./c.js"; export const big = c;`,
+        "x.js": `import { big } from "./big.js"; import { xo } from "./xo.js"; export const x = big + xo;`,
+        "xo.js": `export const xo = 1;`,
+        "y.js": `import { big } from "./big.js"; import { yo } from "./yo.js"; export const y = big + yo;`,
+        "yo.js": `export const yo = 2;`,
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(path.join(other, name), text);
+      const options = { absWorkingDir: other, entryPoints: ["c.js", "big.js", "x.js", "y.js"], outdir: path.join(other, "out"), bundle: true, splitting: true, format: "esm" as const, platform: "node" as const, logLevel: "silent" as const };
+      await expect(layeredChunks(build, options, { dist: other, layers: ["c.js", "big.js"] })).rejects.toThrow(/would hoist the layer big\.js into the core/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it("fails the build when a chunk places a module before one it imports", () => {
