@@ -107,6 +107,7 @@ const loadVendoredPackages = {
 
 /** esbuild options for a CommonJS file: `import.meta.url` is the file's own URL, as in the ES build. */
 const COMMONJS = {
+  absWorkingDir: root,
   bundle: true,
   format: "cjs",
   platform: "node",
