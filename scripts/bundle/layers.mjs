@@ -120,7 +120,7 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     report?.(`layer ${path.relative(dist, l)}: ${own.get(l).size} modules${extra}`);
   }
 
-  // Exports of each root, from the first build: whether a stand-in must re-export a default.
+  // Exports of each root, from the first build (all but those of packages it re-exports whole).
   const exportsOf = new Map();
   for (const meta of Object.values(pre.metafile.outputs)) if (meta.entryPoint) exportsOf.set(abs(meta.entryPoint), meta.exports);
   /**
@@ -151,8 +151,10 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
   const standIn = (r) => {
     const from = JSON.stringify(r);
     const layersOf = layerEntries.includes(r) ? [`${BODY}:${r}`] : inject.get(r).map((l) => `${BODY}:${l}`);
-    // `export *` re-exports every name r has; the packages r re-exports whole and a default export need lines of their own.
-    const reexports = [`export * from ${from};`, ...[...new Set(packageStars(r))].map((spec) => `export * from ${JSON.stringify(spec)};`), ...((exportsOf.get(r) ?? []).includes("default") ? [`export { default } from ${from};`] : [])];
+    // r's own names by name (a default too), so they shadow a package's names of the same spelling
+    // as they do in r; then the packages r re-exports whole, whose names the first build cannot list.
+    const names = exportsOf.get(r) ?? [];
+    const reexports = [names.length > 0 ? `export { ${names.join(", ")} } from ${from};` : `import ${from};`, ...[...new Set(packageStars(r))].map((spec) => `export * from ${JSON.stringify(spec)};`)];
     return [...layersOf.map(line), ...reexports, ""].join("\n");
   };
   const plugin = {

@@ -25,7 +25,8 @@ const FILES: Record<string, string> = {
   "core.js": `import { util } from "./util.js"; import { shared } from "./shared.js";
 export const core = () => util() + shared;
 export const lazy = async () => (await import("./lazy.js")).default();
-export * from "node:os";`,
+export * from "node:os";
+export const hostname = () => "mine";`,
   "util.js": `export const util = () => "u";`,
   "shared.js": `export const shared = "s";`,
   "lazy.js": `import { util } from "./util.js"; export default () => "lazy:" + util();`,
@@ -108,6 +109,7 @@ describe("layered chunks", () => {
     expect(evaluate("core.js", "m.core()")).toBe("us");
     expect(evaluate("core.js", "m.lazy()")).toBe("lazy:u");
     expect(evaluate("core.js", "typeof m.tmpdir")).toBe("function"); // export * from a package
+    expect(evaluate("core.js", "m.hostname()")).toBe("mine"); // a local name shadows the package's, as in ESM
     expect(evaluate("plug.js", "m.plug()")).toBe("pu");
     expect(evaluate("tool.js", "m.tool()")).toBe("usstep(iu)iu");
     expect(evaluate("tool.js", "m.later()")).toBe("iu");
