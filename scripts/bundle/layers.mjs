@@ -9,12 +9,13 @@
 // - Every root (package entry or lazy import() target) that statically reaches a layer's own
 //   modules imports the whole layer, so all of those modules are reached by the same roots and
 //   esbuild puts them in one chunk. It does so through a stand-in module that replaces the root as
-//   entry point or lazy target (imports of the layers, then `export * from` the root), so no import
-//   cycle is added and the source stays as tsc wrote it.
+//   entry point or lazy target (imports of the layers, then the root's exports re-exported), so no
+//   import cycle is added and the source stays as tsc wrote it.
 // - Modules two unrelated package entries share outside the core (neither entry imports what the
 //   other does) are hoisted into the core, so that, say, `proctor/vitest` and `proctor/safety`
 //   sharing one small module does not make either load the other's whole layer. Hoisting that would
-//   pull a layer into the core fails the build instead.
+//   pull a layer's entry into the core fails the build instead; a hoisted module that imports only
+//   part of a layer takes that part with it, and the build's log lists what was hoisted.
 // - A package entry that a layer re-exports but that uses nothing else of it (the promptfoo
 //   provider) keeps its own small chunk.
 //
@@ -25,6 +26,7 @@
 // so run it again after a fix) if a chunk places a module before one it depends on statically.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 
 /**
  * The esbuild plugin that lays chunks out in `layers` (package entries, dist-relative, core first),
@@ -37,9 +39,11 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
   const abs = (p) => path.resolve(cwd, p);
   const edges = new Map(); // module -> modules it imports statically
   const lazyTargets = new Set();
+  const resolvedSpecs = new Map(); // module -> specifier as written -> { path, external }
   for (const [input, meta] of Object.entries(pre.metafile.inputs)) {
     const from = abs(input);
     edges.set(from, []);
+    resolvedSpecs.set(from, new Map(meta.imports.map((i) => [i.original ?? i.path, { path: i.external ? i.path : abs(i.path), external: i.external === true }])));
     for (const i of meta.imports) {
       if (i.external || !(i.path in pre.metafile.inputs)) continue;
       if (i.kind === "import-statement") edges.get(from).push(abs(i.path));
@@ -124,20 +128,27 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
   const exportsOf = new Map();
   for (const meta of Object.values(pre.metafile.outputs)) if (meta.entryPoint) exportsOf.set(abs(meta.entryPoint), meta.exports);
   /**
-   * The packages whose every export `r` re-exports (`export * from "pkg"`, directly or through its
-   * own `export *` of a local module): esbuild lists such names only in an entry's own file, so the
-   * stand-in, which makes r an inner module, repeats them.
+   * The external packages whose every export `r` re-exports (`export * from "pkg"`, directly or
+   * through an `export *` of a bundled module): esbuild lists such names only in an entry's own
+   * file, so the stand-in, which makes r an inner module, repeats them. Read with a real parser
+   * (a comment or a template string is not a statement) and resolved as the first build resolved it.
    */
   const packageStars = (r, seen = new Set()) => {
-    if (seen.has(r)) return [];
+    if (seen.has(r) || !resolvedSpecs.has(r)) return [];
     seen.add(r);
     const found = [];
-    for (const [, spec] of readFileSync(r, "utf8").matchAll(/^export\s*\*\s*from\s*["']([^"']+)["']/gm)) {
-      if (spec.startsWith(".")) found.push(...packageStars(path.resolve(path.dirname(r), spec), seen));
-      else found.push(spec);
+    const source = ts.createSourceFile(r, readFileSync(r, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+    for (const statement of source.statements) {
+      if (!ts.isExportDeclaration(statement) || statement.exportClause || statement.isTypeOnly || !statement.moduleSpecifier || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const target = resolvedSpecs.get(r).get(statement.moduleSpecifier.text);
+      if (target === undefined) throw new Error(`bundle: ${path.relative(dist, r)} re-exports ${JSON.stringify(statement.moduleSpecifier.text)}, which the first build did not resolve`);
+      if (target.external) found.push(target.path);
+      else found.push(...packageStars(target.path, seen));
     }
     return found;
   };
+  /** A name as an export clause spells it: an identifier bare, any other string quoted (ES2022). */
+  const exportName = (name) => (/^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u.test(name) ? name : JSON.stringify(name));
   // Two kinds of virtual module. A root's *stand-in* replaces it as entry point or lazy target: it
   // imports the bodies of r's layers, then re-exports r (appending the imports to r itself would
   // close an import cycle wherever a layer already imports r). A layer's *body* is what other roots
@@ -154,7 +165,7 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     // r's own names by name (a default too), so they shadow a package's names of the same spelling
     // as they do in r; then the packages r re-exports whole, whose names the first build cannot list.
     const names = exportsOf.get(r) ?? [];
-    const reexports = [names.length > 0 ? `export { ${names.join(", ")} } from ${from};` : `import ${from};`, ...[...new Set(packageStars(r))].map((spec) => `export * from ${JSON.stringify(spec)};`)];
+    const reexports = [names.length > 0 ? `export { ${names.map(exportName).join(", ")} } from ${from};` : `import ${from};`, ...[...new Set(packageStars(r))].map((spec) => `export * from ${JSON.stringify(spec)};`)];
     return [...layersOf.map(line), ...reexports, ""].join("\n");
   };
   const plugin = {
@@ -175,17 +186,26 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
   };
   return {
     plugin,
-    /** Fails the build if a chunk places a module before a module it imports (outside an import cycle of the source). */
+    /**
+     * Fails the build if a chunk places a module after one that depends on it. What must come
+     * before m, whichever root loads it first: everything each of m's imports reaches, for each
+     * import outside m's import cycle. An ES module graph evaluates an import's whole closure
+     * before the importer, unless the closure leads back to the importer; inside a cycle the order
+     * depends on where it was entered, so it is not checked.
+     */
     checkModuleOrder(outputs) {
       for (const output of outputs) {
         // esbuild writes each module's path in a comment before its code (no minification here).
         const order = [...readFileSync(abs(output), "utf8").matchAll(/^\/\/ (\S+\.(?:[cm]?js|json))$/gm)].map((m) => abs(m[1])).filter((m) => edges.has(m));
         const at = new Map(order.map((m, i) => [m, i]));
         for (const m of order) {
-          // Every module m depends on, not only those it names: a module of re-exports only has no code, so no comment.
-          for (const dep of closure(m)) {
-            if (dep !== m && at.has(dep) && at.get(dep) > at.get(m) && !closure(dep).has(m)) {
-              throw new Error(`bundle: ${output} places ${path.relative(dist, m)} before ${path.relative(dist, dep)}, which it imports: the layer imports changed the module order`);
+          for (const direct of edges.get(m)) {
+            if (closure(direct).has(m)) continue;
+            // Every module the import reaches, not only the one it names: a module of re-exports only has no code, so no comment.
+            for (const dep of closure(direct)) {
+              if (at.has(dep) && at.get(dep) > at.get(m)) {
+                throw new Error(`bundle: ${output} places ${path.relative(dist, m)} before ${path.relative(dist, dep)}, which it depends on: the layer imports changed the module order`);
+              }
             }
           }
         }

@@ -34,14 +34,30 @@ export const hostname = () => "mine";`,
   "tool.js": `import { core } from "./core.js"; import { step } from "./step.js"; import { inner } from "./inner.js";
 export const tool = () => core() + step + inner();
 export const later = async () => (await import("./inner")).inner();
-export { plug } from "./plug.js";`,
+export { plug } from "./plug.js";
+import { ca } from "./ca.js"; export const cycle = () => ca();`,
+  // An import cycle in the source (ca -> cb -> ca): evaluated from ca, cb comes first and cu after
+  // it, though cb reaches cu (through ca). Only ca needs cu before it.
+  "ca.js": `import { cb } from "./cb.js"; import { cu } from "./cu.js"; export const ca = () => "a" + cb() + cu;`,
+  "cb.js": `import { ca } from "./ca.js"; export const cb = () => "b"; export const back = () => ca();`,
+  "cu.js": `export const cu = "c";`,
   // An entry of its own that the layer re-exports, using nothing else of the layer.
   "plug.js": `import { util } from "./util.js"; export const plug = () => "p" + util();`,
   "step.js": `import { inner } from "./inner.js"; export const step = "step(" + inner() + ")";`,
   "inner.js": `import { util } from "./util.js"; export const inner = () => "i" + util();`,
   // Two unrelated entries sharing one module outside the core: it is hoisted into the core.
-  "left.js": `import { dialect } from "./dialect.js"; import { core } from "./core.js"; export default () => "left:" + dialect + core();`,
-  "right.js": `import { dialect } from "./dialect.js"; import { own } from "./right-own.js"; export const right = "right:" + dialect + own;`,
+  // Whole packages re-exported as a parser sees them, not as lines of text: after another statement,
+  // through a local module or directory, after a comment, and not inside a template string.
+  "left.js": `import { dialect } from "./dialect.js"; import { core } from "./core.js"; export default () => "left:" + dialect + core();
+const odd = 1; export { odd as "odd-name" }; export * from "./stars.js";
+export * from "./more";`,
+  "stars.js": `export * from "node:url";`,
+  "more/index.js": `export * from "node:util";`,
+  "right.js": `import { dialect } from "./dialect.js"; import { own } from "./right-own.js"; export const right = "right:" + dialect + own;
+export const doc = \`
+export * from "no-such-package";
+\`;
+/* the path helpers */ export * from "node:path";`,
   "right-own.js": `export const own = "r";`,
   "dialect.js": `export const dialect = "d";`,
 };
@@ -73,7 +89,10 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "proctor-layers-test-"));
   dist = path.join(dir, "dist");
   mkdirSync(dist);
-  for (const [name, text] of Object.entries(FILES)) writeFileSync(path.join(dist, name), `${text}\n`);
+  for (const [name, text] of Object.entries(FILES)) {
+    mkdirSync(path.dirname(path.join(dist, name)), { recursive: true });
+    writeFileSync(path.join(dist, name), `${text}\n`);
+  }
   const entries = ["core.js", "tool.js", "left.js", "right.js", "plug.js"].map((e) => path.join(dist, e));
   const options = {
     absWorkingDir: dir,
@@ -115,6 +134,15 @@ describe("layered chunks", () => {
     expect(evaluate("tool.js", "m.later()")).toBe("iu");
     expect(evaluate("left.js", "m.default()")).toBe("left:dus");
     expect(evaluate("right.js", "m.right")).toBe("right:dr");
+    expect(evaluate("tool.js", "m.cycle()")).toBe("abc");
+  });
+
+  it("keeps names only a parser reads right: a string export name, and packages re-exported whole", () => {
+    expect(evaluate("left.js", 'm["odd-name"]')).toBe("1");
+    expect(evaluate("left.js", "typeof m.fileURLToPath")).toBe("function"); // through ./stars.js, after another statement
+    expect(evaluate("left.js", "typeof m.inspect")).toBe("function"); // through the directory ./more
+    expect(evaluate("right.js", "typeof m.basename")).toBe("function"); // after a comment
+    expect(evaluate("right.js", "m.doc.includes('no-such-package')")).toBe("true"); // text, not a statement
   });
 
   it("hoists a module two unrelated entries share into the core's chunk", () => {
@@ -146,8 +174,23 @@ describe("layered chunks", () => {
   it("fails the build when a chunk places a module before one it imports", () => {
     const bad = path.join(dist, "chunks", "misordered.js");
     writeFileSync(bad, "// dist/step.js\nvar step;\n// dist/inner.js\nfunction inner() {}\n");
-    expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).toThrow(/places step\.js before inner\.js, which it imports/);
+    expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).toThrow(/places step\.js before inner\.js, which it depends on/);
     writeFileSync(bad, "// dist/inner.js\nfunction inner() {}\n// dist/step.js\nvar step;\n");
     expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).not.toThrow();
+  });
+
+  it("checks order across an import cycle only where the source fixes it", () => {
+    const chunk = path.join(dist, "chunks", "cycle.js");
+    const check = (...modules: string[]) => {
+      writeFileSync(chunk, modules.map((m) => `// dist/${m}\nvar x;\n`).join(""));
+      return () => layout.checkModuleOrder([path.relative(dir, chunk)]);
+    };
+    // Entered at ca: cb first, then cu, then ca. cb reaches cu only through ca, its cycle.
+    expect(check("cb.js", "cu.js", "ca.js")).not.toThrow();
+    // Entered at cb: ca (and cu before it) first.
+    expect(check("cu.js", "ca.js", "cb.js")).not.toThrow();
+    expect(check("ca.js", "cu.js")).toThrow(/places ca\.js before cu\.js/);
+    // Whoever imports the cycle from outside needs all of it, and what it reaches, first.
+    expect(check("cu.js", "ca.js", "tool.js", "cb.js")).toThrow(/places tool\.js before cb\.js/);
   });
 });
