@@ -12,7 +12,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } 
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, transformSync } from "esbuild";
-import { layeredChunks } from "./bundle/layers.mjs";
+import { buildLayered, splitOptions } from "./bundle/layers.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = path.join(root, "dist");
@@ -187,28 +187,11 @@ async function main() {
   // (the entries), and a CommonJS bundle that read one would hold a second copy of its chunks.
   const commonjs = await buildCommonJs(pkg);
   rmSync(path.join(dist, CHUNKS), { recursive: true, force: true });
-  const options = {
-    absWorkingDir: root,
-    entryPoints: entries.map((e) => ({ in: e, out: path.relative(dist, e).replace(/\.js$/, "") })),
-    outdir: dist,
-    outbase: dist,
-    allowOverwrite: true,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    chunkNames: `${CHUNKS}/[name]-[hash]`,
-    banner: { js: BANNER },
-    sourcemap: false,
-    minify: false,
-    metafile: true,
-    logLevel: "warning",
-  };
-  const layers = await layeredChunks(build, options, { dist, layers: LAYERS, report: (line) => console.log(`bundle: ${line}`) });
-  const result = await build({ ...options, plugins: [layers.plugin] });
-  layers.checkModuleOrder(Object.keys(result.metafile.outputs).filter((o) => o.endsWith(".js")));
+  const options = splitOptions(
+    { root, dist, entries, chunks: CHUNKS },
+    { target: "node20", packages: "external", banner: { js: BANNER }, sourcemap: false, minify: false },
+  );
+  const result = await buildLayered(build, options, { dist, layers: LAYERS, report: (line) => console.log(`bundle: ${line}`) });
   for (const output of Object.keys(result.metafile.outputs)) if (output.endsWith(".js")) keepAscii(path.resolve(root, output));
   // The schema checker loads the build's validators from `./validators/` beside itself: copy them
   // beside whichever bundled file now holds it.

@@ -29,6 +29,40 @@ import path from "node:path";
 import ts from "typescript";
 
 /**
+ * The options of an ES build with code splitting that writes each entry (absolute paths below
+ * `dist`) over itself and its shared code into `dist/<chunks>/`, as scripts/bundle.mjs builds
+ * proctor; `more` adds to them or overrides them.
+ */
+export function splitOptions({ root, dist, entries, chunks = "chunks" }, more = {}) {
+  return {
+    absWorkingDir: root,
+    entryPoints: entries.map((e) => ({ in: e, out: path.relative(dist, e).replace(/\.js$/, "") })),
+    outdir: dist,
+    outbase: dist,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    chunkNames: `${chunks}/[name]-[hash]`,
+    metafile: true,
+    logLevel: "warning",
+    ...more,
+  };
+}
+
+/**
+ * Builds with `options` in layers (see layeredChunks) and returns esbuild's result. Throws if the
+ * layout cannot be made, and after writing if a chunk's module order is wrong.
+ */
+export async function buildLayered(build, options, layout) {
+  const layers = await layeredChunks(build, options, layout);
+  const result = await build({ ...options, plugins: [layers.plugin] });
+  layers.checkModuleOrder(Object.keys(result.metafile.outputs).filter((o) => o.endsWith(".js")));
+  return result;
+}
+
+/**
  * The esbuild plugin that lays chunks out in `layers` (package entries, dist-relative, core first),
  * worked out from a first build with the same options that writes nothing. `report` receives one
  * line per layer for the build's log.
