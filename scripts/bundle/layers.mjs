@@ -19,12 +19,16 @@
 // - A package entry that a layer re-exports but that uses nothing else of it (the promptfoo
 //   provider) keeps its own small chunk.
 //
+// - A layered module may not be in a static import cycle: a layer's body loads its modules ahead of
+//   the roots that use them, which can enter a cycle from another side than the source does. The
+//   build fails and names the cycle. Cycles among modules no layer holds are esbuild's as before.
+//
 // What the layout changes: a root now evaluates all of its layers' modules, not only those it
 // imports, when it loads. proctor's modules do nothing at import but define (process handlers are
 // installed on first use; shared state is keyed on globalThis with `??=`), and must keep it so.
 // The order within a chunk is esbuild's; `checkModuleOrder` fails the build (after it has written,
 // so run it again after a fix) if a chunk places a module before one it depends on statically.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
@@ -58,7 +62,7 @@ export function splitOptions({ root, dist, entries, chunks = "chunks" }, more = 
 export async function buildLayered(build, options, layout) {
   const layers = await layeredChunks(build, options, layout);
   const result = await build({ ...options, plugins: [layers.plugin] });
-  layers.checkModuleOrder(Object.keys(result.metafile.outputs).filter((o) => o.endsWith(".js")));
+  layers.checkModuleOrder(result.metafile.outputs);
   return result;
 }
 
@@ -138,6 +142,14 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     own.set(l, new Set([...closure(l)].filter((m) => !below.has(m) && !isRoot.has(m))));
     for (const m of closure(l)) below.add(m);
   }
+  // A layer's body loads its modules ahead of the roots that use them, in its own order. Inside an
+  // import cycle that can enter the cycle from another side than the source does, and change what
+  // the cycle's top-level code reads: no chunk order is then right, so no layered module may be in one.
+  for (const m of below) {
+    if (!(edges.get(m) ?? []).some((d) => closure(d).has(m))) continue;
+    const cycle = [...closure(m)].filter((x) => closure(x).has(m)).map((x) => path.relative(dist, x));
+    throw new Error(`bundle: ${cycle.join(", ")} import each other, and the layers hold them; a layer loads its modules before the roots that use them, which may enter the cycle from another side than the source does, so break the cycle (move what they share into a module of its own, or import one side lazily)`);
+  }
   for (const l of layerEntries.slice(1)) {
     if (own.get(l).size === 0) throw new Error(`bundle: the layer ${path.relative(dist, l)} has no modules of its own (earlier layers or the core hold them all); drop it from LAYERS or reorder them`);
   }
@@ -171,18 +183,27 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     if (seen.has(r) || !resolvedSpecs.has(r)) return [];
     seen.add(r);
     const found = [];
-    const source = ts.createSourceFile(r, readFileSync(r, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+    const file = r.replace(/[?#].*$/, ""); // a query or hash names the module, not the file
+    if (!existsSync(file)) return found; // a module of a plugin's or a data: URL, not a file
+    const source = ts.createSourceFile(r, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
     for (const statement of source.statements) {
       if (!ts.isExportDeclaration(statement) || statement.exportClause || statement.isTypeOnly || !statement.moduleSpecifier || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-      const target = resolvedSpecs.get(r).get(statement.moduleSpecifier.text);
-      if (target === undefined) throw new Error(`bundle: ${path.relative(dist, r)} re-exports ${JSON.stringify(statement.moduleSpecifier.text)}, which the first build did not resolve`);
-      if (target.external) found.push(target.path);
+      const spec = statement.moduleSpecifier.text;
+      const target = resolvedSpecs.get(r).get(spec);
+      // An external import that an alias rewrote is recorded under its new name only: the stand-in,
+      // built with the same options, rewrites the name as written again.
+      if (target === undefined && !/^[./]/.test(spec)) found.push(spec);
+      else if (target === undefined) throw new Error(`bundle: ${path.relative(dist, r)} re-exports ${JSON.stringify(spec)}, which the first build did not resolve`);
+      else if (target.external) found.push(target.path);
       else found.push(...packageStars(target.path, seen));
     }
     return found;
   };
-  /** A name as an export clause spells it: an identifier bare, any other string quoted (ES2022). */
-  const exportName = (name) => (/^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u.test(name) ? name : JSON.stringify(name));
+  /**
+   * A name as an export clause spells it: an ASCII identifier bare, any other string quoted (ES2022).
+   * Not every Unicode identifier: node's Unicode tables can be newer than esbuild's.
+   */
+  const exportName = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
   // Two kinds of virtual module. A root's *stand-in* replaces it as entry point or lazy target: it
   // imports the bodies of r's layers, then re-exports r (appending the imports to r itself would
   // close an import cycle wherever a layer already imports r). A layer's *body* is what other roots
@@ -228,11 +249,25 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
      * depends on where it was entered, so it is not checked.
      */
     checkModuleOrder(outputs) {
-      for (const output of outputs) {
+      for (const [output, meta] of Object.entries(outputs)) {
+        if (!output.endsWith(".js")) continue;
+        const text = readFileSync(abs(output), "utf8");
         // esbuild writes each module's path in a comment before its code (no minification here).
-        const order = [...readFileSync(abs(output), "utf8").matchAll(/^\/\/ (\S+\.(?:[cm]?js|json))$/gm)].map((m) => abs(m[1])).filter((m) => edges.has(m));
+        // Read as comments by a parser: a template string may hold the same text.
+        const chunk = ts.createSourceFile(output, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+        const held = new Set(Object.keys(meta.inputs).map(abs));
+        const order = [];
+        for (const node of [...chunk.statements, chunk.endOfFileToken]) {
+          for (const range of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
+            const comment = /^\/\/ (.+)$/.exec(text.slice(range.pos, range.end));
+            const m = comment && abs(comment[1]);
+            if (m && held.has(m) && edges.has(m)) order.push(m);
+          }
+        }
+        // A module can be written in parts (esbuild puts the code of what it re-exports whole
+        // between them); its own code ends with its last part.
         const at = new Map(order.map((m, i) => [m, i]));
-        for (const m of order) {
+        for (const m of at.keys()) {
           for (const direct of edges.get(m)) {
             if (closure(direct).has(m)) continue;
             // Every module the import reaches, not only the one it names: a module of re-exports only has no code, so no comment.

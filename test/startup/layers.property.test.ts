@@ -32,7 +32,8 @@ interface Graph {
 
 const graphs: fc.Arbitrary<Graph> = fc.integer({ min: 3, max: 8 }).chain((size) => {
   const later = (i: number) => (i + 1 < size ? fc.uniqueArray(fc.integer({ min: i + 1, max: size - 1 }), { maxLength: 3 }) : fc.constant([]));
-  const earlier = (i: number) => (i > 0 ? fc.uniqueArray(fc.integer({ min: 0, max: i - 1 }), { maxLength: 2 }) : fc.constant([]));
+  // Few cycles: the layers refuse any that they hold.
+  const earlier = (i: number) => (i > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: i - 1 })) }) : fc.constant([]));
   const lazyOf = (i: number) => (i + 1 < size ? fc.option(fc.integer({ min: i + 1, max: size - 1 }), { freq: 3 }) : fc.constant(null));
   const ids = Array.from({ length: size }, (_, i) => i);
   return fc
@@ -43,15 +44,15 @@ const graphs: fc.Arbitrary<Graph> = fc.integer({ min: 3, max: 8 }).chain((size) 
       lazy: fc.tuple(...ids.map(lazyOf)),
       others: fc.uniqueArray(fc.integer({ min: 1, max: size - 1 }), { maxLength: 3 }),
       layered: fc.nat(),
+      cycleReads: fc.boolean(),
     })
-    .map(({ forward: drawnForward, back: drawnBack, barrel, lazy, others, layered }) => {
+    .map(({ forward: drawnForward, back: drawnBack, barrel, lazy, others, layered, cycleReads }) => {
       let forward: number[][] = drawnForward.map((js) => [...js]);
       let back: number[][] = drawnBack.map((js) => [...js]);
       const entries = [0, ...others];
       const second = others.length > 0 && layered % 2 === 0 ? [others[layered % others.length] as number] : [];
-      // A barrel needs something to re-export; the core entry is never one (it holds the lazy calls).
-      // A read at the top level across an import cycle fails in the source too: inside a cycle,
-      // modules read each other only when called.
+      // Half the graphs read across an import cycle only when called. In the others a top-level
+      // read across a cycle works or fails in the source depending on where the cycle is entered.
       const reaches = (from: number, to: number): boolean => {
         const seen = new Set([from]);
         const stack = [from];
@@ -66,9 +67,12 @@ const graphs: fc.Arbitrary<Graph> = fc.integer({ min: 3, max: 8 }).chain((size) 
         }
         return false;
       };
-      const top = forward.map((js, i) => js.filter((j) => !reaches(j, i)));
-      back = back.map((js, i) => [...js, ...(forward[i] ?? []).filter((j) => reaches(j, i))]);
-      forward = top;
+      if (!cycleReads) {
+        const top = forward.map((js, i) => js.filter((j) => !reaches(j, i)));
+        back = back.map((js, i) => [...js, ...(forward[i] ?? []).filter((j) => reaches(j, i))]);
+        forward = top;
+      }
+      // A barrel needs something to re-export; the core entry is never one (it holds the lazy calls).
       const isBarrel = barrel.map((b, i) => b && i > 0 && (forward[i]?.length ?? 0) > 0 && (back[i]?.length ?? 0) === 0 && lazy[i] === null);
       return { size, forward, back, barrel: isBarrel, lazy, entries, layers: [0, ...second] };
     });
@@ -92,9 +96,14 @@ function moduleText(g: Graph, i: number): string {
 /** What importing `file` gives in a fresh module graph (a worker thread): its value, its late value, its lazy value, or the error. */
 function observe(file: string): Promise<string> {
   const code = `const { parentPort } = require("node:worker_threads");
-import(${JSON.stringify(pathToFileURL(file).href)})
-  .then(async (m) => JSON.stringify([m.v, m.late?.(), await m.lazy?.()]), (e) => "threw " + e.message)
-  .then((out) => parentPort.postMessage(out));`;
+(async () => {
+  try {
+    const m = await import(${JSON.stringify(pathToFileURL(file).href)});
+    return JSON.stringify([m.v, m.late?.(), await m.lazy?.()]);
+  } catch (e) {
+    return "threw " + e.message;
+  }
+})().then((out) => parentPort.postMessage(out));`;
   return new Promise((resolve, reject) => {
     const worker = new Worker(code, { eval: true });
     worker.once("message", (out: string) => {
@@ -105,11 +114,16 @@ import(${JSON.stringify(pathToFileURL(file).href)})
   });
 }
 
-/** Found by this property (seed 1812117408): the first order guard refused a cycle's module placed before what only another module of the cycle imports. */
-const KEPT: Graph[] = [{ size: 6, forward: [[], [], [], [], [], []], back: [[4], [], [], [], [5], [0, 1]], barrel: [false, false, false, false, false, false], lazy: [null, null, null, null, null, null], entries: [0, 4], layers: [0] }];
+/** Found by this property. */
+const KEPT: Graph[] = [
+  // Seed 1812117408: the first order guard refused a cycle's module placed before what only another module of the cycle imports.
+  { size: 6, forward: [[], [], [], [], [], []], back: [[4], [], [], [], [5], [0, 1]], barrel: [false, false, false, false, false, false], lazy: [null, null, null, null, null, null], entries: [0, 4], layers: [0] },
+  // With layered cycles allowed: the layer m3.js entered the cycle m1 -> m2 -> m3 -> m1 at m3, and m2 read m3's value before it was set.
+  { size: 4, forward: [[], [2], [3], []], back: [[], [], [], [1]], barrel: [false, false, false, false], lazy: [null, null, null, null], entries: [0, 2, 1, 3], layers: [0, 3] },
+];
 
 describe("layered chunks against node", () => {
-  it("evaluate every entry as its source does, or the build refuses", async () => {
+  it("evaluate every entry as its source and esbuild's own splitting do, or the build refuses", async () => {
     let built = 0;
     await fc.assert(
       fc.asyncProperty(graphs, async (g) => {
@@ -126,19 +140,31 @@ describe("layered chunks against node", () => {
           } catch (error) {
             refusal = String(error);
             // A layout it cannot make is refused by name; a chunk in the wrong order only after it was written.
-            expect(refusal).toMatch(/^Error: bundle: (the layer \S+ has no modules of its own|\S+, shared by two unrelated entries, would hoist|\S+ places )/);
+            expect(refusal).toMatch(/^Error: bundle: (the layer \S+ has no modules of its own|\S+, shared by two unrelated entries, would hoist|(\S+, )*\S+ import each other, and the layers hold them|\S+ places )/);
             if (!/ places /.test(refusal)) return;
           }
+          // The oracles: node on the source, and node on esbuild's own code splitting, whose order
+          // inside a cycle two entries enter from different sides is right for one of them only.
+          const plain = path.join(dir, "plain");
+          await build({ ...options, outdir: plain });
           const differs: string[] = [];
+          let unknown = 0;
           for (const e of g.entries) {
             const expected = await observe(path.join(src, `m${e}.js`));
-            expect(expected).not.toMatch(/^threw/);
+            if (expected.startsWith("threw") || (await observe(path.join(plain, `m${e}.js`))) !== expected) {
+              unknown++;
+              continue;
+            }
             const got = await observe(path.join(out, `m${e}.js`));
             if (got !== expected) differs.push(`m${e}.js: ${got} instead of ${expected}`);
           }
-          // The order guard refuses exactly the builds node evaluates differently.
-          expect({ refusal: refusal !== "", differs }).toEqual({ refusal: differs.length > 0, differs: refusal === "" ? [] : differs });
-          if (refusal === "") built++;
+          if (refusal === "") {
+            expect(differs).toEqual([]);
+            built++;
+          } else {
+            // The order guard refuses only builds that node evaluates differently.
+            expect(differs.length + unknown, refusal).toBeGreaterThan(0);
+          }
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
@@ -146,6 +172,7 @@ describe("layered chunks against node", () => {
       { numRuns: Number(process.env.LAYERS_RUNS ?? 40), examples: KEPT.map((g) => [g]) },
     );
     // The property says nothing if every graph was refused.
-    expect(built).toBeGreaterThan(Number(process.env.LAYERS_RUNS ?? 40) / 2);
+    if (process.env.LAYERS_RUNS) console.log(`${built} of ${process.env.LAYERS_RUNS} built`);
+    expect(built).toBeGreaterThan(Number(process.env.LAYERS_RUNS ?? 40) / 3);
   }, 120_000);
 });

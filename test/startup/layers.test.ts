@@ -17,7 +17,7 @@ import { buildLayered, layeredChunks, splitOptions } from "../../scripts/bundle/
 
 interface Layout {
   plugin: unknown;
-  checkModuleOrder(outputs: string[]): void;
+  checkModuleOrder(outputs: Record<string, { inputs: Record<string, unknown> }>): void;
 }
 
 const FILES: Record<string, string> = {
@@ -34,10 +34,9 @@ export const hostname = () => "mine";`,
   "tool.js": `import { core } from "./core.js"; import { step } from "./step.js"; import { inner } from "./inner.js";
 export const tool = () => core() + step + inner();
 export const later = async () => (await import("./inner")).inner();
-export { plug } from "./plug.js";
-import { ca } from "./ca.js"; export const cycle = () => ca();`,
-  // An import cycle in the source (ca -> cb -> ca): evaluated from ca, cb comes first and cu after
-  // it, though cb reaches cu (through ca). Only ca needs cu before it.
+export { plug } from "./plug.js";`,
+  // An import cycle that no layer holds (ca -> cb -> ca): evaluated from ca, cb comes first and cu
+  // after it, though cb reaches cu (through ca). Only ca needs cu before it.
   "ca.js": `import { cb } from "./cb.js"; import { cu } from "./cu.js"; export const ca = () => "a" + cb() + cu;`,
   "cb.js": `import { ca } from "./ca.js"; export const cb = () => "b"; export const back = () => ca();`,
   "cu.js": `export const cu = "c";`,
@@ -49,8 +48,10 @@ import { ca } from "./ca.js"; export const cycle = () => ca();`,
   // Whole packages re-exported as a parser sees them, not as lines of text: after another statement,
   // through a local module or directory, after a comment, and not inside a template string.
   "left.js": `import { dialect } from "./dialect.js"; import { core } from "./core.js"; export default () => "left:" + dialect + core();
-const odd = 1; export { odd as "odd-name" }; export * from "./stars.js";
-export * from "./more";`,
+const odd = 1; export { odd as "odd-name", odd as "\u{10D50}" }; export * from "./stars.js";
+export * from "./more"; export * from "./query.js?v=2";
+import { ca } from "./ca.js"; export const cycle = () => ca();`,
+  "query.js": `export * from "node:events";`,
   "stars.js": `export * from "node:url";`,
   "more/index.js": `export * from "node:util";`,
   "right.js": `import { dialect } from "./dialect.js"; import { own } from "./right-own.js"; export const right = "right:" + dialect + own;
@@ -101,6 +102,14 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The order check on a chunk of `text` that holds `modules` (as esbuild's metafile lists them), to be called. */
+function written(text: string, ...modules: string[]): () => void {
+  const chunk = path.join(dist, "chunks", "by-hand.js");
+  writeFileSync(chunk, text);
+  const outputs = { [path.relative(dir, chunk)]: { inputs: Object.fromEntries(modules.map((m) => [`dist/${m}`, {}])) } };
+  return () => layout.checkModuleOrder(outputs);
+}
+
 describe("layered chunks", () => {
   it("loads each layer as one chunk: the core entry reads two files, the layer above it three", () => {
     expect(staticFiles("core.js")).toHaveLength(2);
@@ -121,11 +130,13 @@ describe("layered chunks", () => {
     expect(evaluate("tool.js", "m.later()")).toBe("iu");
     expect(evaluate("left.js", "m.default()")).toBe("left:dus");
     expect(evaluate("right.js", "m.right")).toBe("right:dr");
-    expect(evaluate("tool.js", "m.cycle()")).toBe("abc");
+    expect(evaluate("left.js", "m.cycle()")).toBe("abc");
   });
 
   it("keeps names only a parser reads right: a string export name, and packages re-exported whole", () => {
     expect(evaluate("left.js", 'm["odd-name"]')).toBe("1");
+    expect(evaluate("left.js", 'm["\\u{10D50}"]')).toBe("1"); // a letter newer than esbuild's Unicode tables
+    expect(evaluate("left.js", "typeof m.EventEmitter")).toBe("function"); // a specifier with a query
     expect(evaluate("left.js", "typeof m.fileURLToPath")).toBe("function"); // through ./stars.js, after another statement
     expect(evaluate("left.js", "typeof m.inspect")).toBe("function"); // through the directory ./more
     expect(evaluate("right.js", "typeof m.basename")).toBe("function"); // after a comment
@@ -158,26 +169,48 @@ describe("layered chunks", () => {
     }
   });
 
+  it("refuses an import cycle that a layer holds", async () => {
+    // Found by attacking the layout: the core's body loaded the hoisted h.js first, which entered
+    // the cycle at c2.js, where left.js enters it at c1.js; c1.js then read c2.js's b before it was set.
+    const other = mkdtempSync(path.join(tmpdir(), "proctor-layers-test-"));
+    try {
+      const files: Record<string, string> = {
+        "core.js": `export const core = () => "core";`,
+        "c1.js": `import { b } from "./c2.js"; export const a = "a" + b;`,
+        "c2.js": `import { a } from "./c1.js"; export const b = "b"; export const getA = () => a;`,
+        "h.js": `import { getA } from "./c2.js"; export const h = () => getA();`,
+        "hl.js": `import { h } from "./h.js"; export const hl = () => h();`,
+        "hr.js": `import { h } from "./h.js"; export const hr = () => h();`,
+        "lo.js": `import { a } from "./c1.js"; export const lo = "L" + a;`,
+        "ro.js": `import { a } from "./c1.js"; export const ro = "R" + a;`,
+        "left.js": `import { lo } from "./lo.js"; import { hl } from "./hl.js"; export const v = lo + hl();`,
+        "right.js": `import { ro } from "./ro.js"; import { hr } from "./hr.js"; export const v = ro + hr();`,
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(path.join(other, name), text);
+      const options = splitOptions({ root: other, dist: other, entries: ["core.js", "left.js", "right.js"].map((e) => path.join(other, e)) }, { outdir: path.join(other, "out"), logLevel: "silent" });
+      await expect(layeredChunks(build, options, { dist: other, layers: ["core.js"] })).rejects.toThrow(/bundle: c[12]\.js, c[12]\.js import each other, and the layers hold them/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it("fails the build when a chunk places a module before one it imports", () => {
-    const bad = path.join(dist, "chunks", "misordered.js");
-    writeFileSync(bad, "// dist/step.js\nvar step;\n// dist/inner.js\nfunction inner() {}\n");
-    expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).toThrow(/places step\.js before inner\.js, which it depends on/);
-    writeFileSync(bad, "// dist/inner.js\nfunction inner() {}\n// dist/step.js\nvar step;\n");
-    expect(() => layout.checkModuleOrder([path.relative(dir, bad)])).not.toThrow();
+    expect(written("// dist/step.js\nvar step;\n// dist/inner.js\nfunction inner() {}\n", "step.js", "inner.js")).toThrow(/places step\.js before inner\.js, which it depends on/);
+    expect(written("// dist/inner.js\nfunction inner() {}\n// dist/step.js\nvar step;\n", "step.js", "inner.js")).not.toThrow();
+    // A module's path in a template string is text, not esbuild's comment.
+    expect(written("// dist/inner.js\nfunction inner() {}\n// dist/step.js\nvar step = `\n// dist/inner.js\n`;\n", "step.js", "inner.js")).not.toThrow();
+    // Nor is the path of a module the chunk does not hold.
+    expect(written("// dist/step.js\nvar step;\n// dist/inner.js\nvar x;\n", "step.js")).not.toThrow();
   });
 
   it("checks order across an import cycle only where the source fixes it", () => {
-    const chunk = path.join(dist, "chunks", "cycle.js");
-    const check = (...modules: string[]) => {
-      writeFileSync(chunk, modules.map((m) => `// dist/${m}\nvar x;\n`).join(""));
-      return () => layout.checkModuleOrder([path.relative(dir, chunk)]);
-    };
+    const check = (...modules: string[]) => written(modules.map((m) => `// dist/${m}\nvar x;\n`).join(""), ...modules);
     // Entered at ca: cb first, then cu, then ca. cb reaches cu only through ca, its cycle.
     expect(check("cb.js", "cu.js", "ca.js")).not.toThrow();
     // Entered at cb: ca (and cu before it) first.
     expect(check("cu.js", "ca.js", "cb.js")).not.toThrow();
     expect(check("ca.js", "cu.js")).toThrow(/places ca\.js before cu\.js/);
     // Whoever imports the cycle from outside needs all of it, and what it reaches, first.
-    expect(check("cu.js", "ca.js", "tool.js", "cb.js")).toThrow(/places tool\.js before cb\.js/);
+    expect(check("cu.js", "ca.js", "left.js", "cb.js")).toThrow(/places left\.js before cb\.js/);
   });
 });
