@@ -19,9 +19,9 @@
 // - A package entry that a layer re-exports but that uses nothing else of it (the promptfoo
 //   provider) keeps its own small chunk.
 //
-// - A layered module may not be in a static import cycle: a layer's body loads its modules ahead of
-//   the roots that use them, which can enter a cycle from another side than the source does. The
-//   build fails and names the cycle. Cycles among modules no layer holds are esbuild's as before.
+// - No static import cycle is allowed: a layer's body loads its modules ahead of the roots that use
+//   them, and a stand-in changes the root esbuild orders a shared chunk from; either can enter a
+//   cycle from another side than the source does. The build fails and names the cycle.
 //
 // What the layout changes: a root now evaluates all of its layers' modules, not only those it
 // imports, when it loads. proctor's modules do nothing at import but define (process handlers are
@@ -106,6 +106,16 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
     return seen;
   };
 
+  // No static import cycle: inside one, what a module's top level reads depends on the side the
+  // cycle is entered from, and a chunk has one order for every root. Stand-ins and layer bodies
+  // change which root esbuild orders a shared chunk from, and a layer's body loads its modules
+  // ahead of the roots that use them, so either can flip a cycle that the source evaluates one way.
+  for (const m of edges.keys()) {
+    if (!edges.get(m).some((d) => closure(d).has(m))) continue;
+    const cycle = [...closure(m)].filter((x) => closure(x).has(m)).map((x) => path.relative(dist, x));
+    throw new Error(`bundle: ${cycle.join(", ")} import each other; the layered build refuses import cycles, whose order a chunk can keep for one side only and the layout may flip, so break the cycle (move what they share into a module of its own, or import one side lazily)`);
+  }
+
   const entries = options.entryPoints.map((e) => path.resolve(cwd, typeof e === "string" ? e : e.in));
   const layerEntries = layers.map((l) => path.join(dist, l));
   for (const l of layerEntries) if (!entries.includes(l)) throw new Error(`bundle: layer ${path.relative(dist, l)} is not a package entry`);
@@ -141,14 +151,6 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
   for (const l of layerEntries.slice(1)) {
     own.set(l, new Set([...closure(l)].filter((m) => !below.has(m) && !isRoot.has(m))));
     for (const m of closure(l)) below.add(m);
-  }
-  // A layer's body loads its modules ahead of the roots that use them, in its own order. Inside an
-  // import cycle that can enter the cycle from another side than the source does, and change what
-  // the cycle's top-level code reads: no chunk order is then right, so no layered module may be in one.
-  for (const m of below) {
-    if (!(edges.get(m) ?? []).some((d) => closure(d).has(m))) continue;
-    const cycle = [...closure(m)].filter((x) => closure(x).has(m)).map((x) => path.relative(dist, x));
-    throw new Error(`bundle: ${cycle.join(", ")} import each other, and the layers hold them; a layer loads its modules before the roots that use them, which may enter the cycle from another side than the source does, so break the cycle (move what they share into a module of its own, or import one side lazily)`);
   }
   for (const l of layerEntries.slice(1)) {
     if (own.get(l).size === 0) throw new Error(`bundle: the layer ${path.relative(dist, l)} has no modules of its own (earlier layers or the core hold them all); drop it from LAYERS or reorder them`);
@@ -242,11 +244,9 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
   return {
     plugin,
     /**
-     * Fails the build if a chunk places a module after one that depends on it. What must come
-     * before m, whichever root loads it first: everything each of m's imports reaches, for each
-     * import outside m's import cycle. An ES module graph evaluates an import's whole closure
-     * before the importer, unless the closure leads back to the importer; inside a cycle the order
-     * depends on where it was entered, so it is not checked.
+     * Fails the build if a chunk places a module after one that depends on it: everything m's
+     * imports reach must come before m (with no import cycle, an ES module graph evaluates an
+     * import's whole closure before the importer, whichever root loads it).
      */
     checkModuleOrder(outputs) {
       for (const [output, meta] of Object.entries(outputs)) {
@@ -268,13 +268,10 @@ export async function layeredChunks(build, options, { dist, layers, report }) {
         // between them); its own code ends with its last part.
         const at = new Map(order.map((m, i) => [m, i]));
         for (const m of at.keys()) {
-          for (const direct of edges.get(m)) {
-            if (closure(direct).has(m)) continue;
-            // Every module the import reaches, not only the one it names: a module of re-exports only has no code, so no comment.
-            for (const dep of closure(direct)) {
-              if (at.has(dep) && at.get(dep) > at.get(m)) {
-                throw new Error(`bundle: ${output} places ${path.relative(dist, m)} before ${path.relative(dist, dep)}, which it depends on: the layer imports changed the module order`);
-              }
+          // Every module it reaches, not only those it names: a module of re-exports only has no code, so no comment.
+          for (const dep of closure(m)) {
+            if (dep !== m && at.has(dep) && at.get(dep) > at.get(m)) {
+              throw new Error(`bundle: ${output} places ${path.relative(dist, m)} before ${path.relative(dist, dep)}, which it depends on: the layer imports changed the module order`);
             }
           }
         }
