@@ -28,6 +28,8 @@
 // installed on first use; shared state is keyed on globalThis with `??=`), and must keep it so.
 // The order within a chunk is esbuild's; `checkModuleOrder` fails the build (after it has written,
 // so run it again after a fix) if a chunk places a module before one it depends on statically.
+// Order between chunks is the ES module loader's (a chunk's imports first) and is not checked.
+// A package that a `data:` URL module re-exports whole is not seen, as by esbuild itself.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
