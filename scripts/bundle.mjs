@@ -191,7 +191,7 @@ async function main() {
     { root, dist, entries, chunks: CHUNKS },
     { target: "node20", packages: "external", banner: { js: BANNER }, sourcemap: false, minify: false },
   );
-  const result = await buildLayered(build, options, { dist, layers: LAYERS, report: (line) => console.log(`bundle: ${line}`) });
+  const { result } = await buildLayered(build, options, { dist, layers: LAYERS, report: (line) => console.log(`bundle: ${line}`) });
   for (const output of Object.keys(result.metafile.outputs)) if (output.endsWith(".js")) keepAscii(path.resolve(root, output));
   // The schema checker loads the build's validators from `./validators/` beside itself: copy them
   // beside whichever bundled file now holds it.

@@ -58,14 +58,14 @@ export function splitOptions({ root, dist, entries, chunks = "chunks" }, more = 
 }
 
 /**
- * Builds with `options` in layers (see layeredChunks) and returns esbuild's result. Throws if the
- * layout cannot be made, and after writing if a chunk's module order is wrong.
+ * Builds with `options` in layers (see layeredChunks) and returns esbuild's result and the layout.
+ * Throws if the layout cannot be made, and after writing if a chunk's module order is wrong.
  */
-export async function buildLayered(build, options, layout) {
-  const layers = await layeredChunks(build, options, layout);
-  const result = await build({ ...options, plugins: [layers.plugin] });
-  layers.checkModuleOrder(result.metafile.outputs);
-  return result;
+export async function buildLayered(build, options, layers) {
+  const layout = await layeredChunks(build, options, layers);
+  const result = await build({ ...options, plugins: [layout.plugin] });
+  layout.checkModuleOrder(result.metafile.outputs);
+  return { result, layout };
 }
 
 /**
