@@ -8,7 +8,7 @@ import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { interpretHookOutput } from "../../src/hook/interpret.js";
 import type { HookRunResult } from "../../src/hook/types.js";
 import { runProcess } from "../process/run-process.js";
-import { matcherMatches, matcherTarget } from "./matcher.js";
+import { hookToolName, matcherMatches, matcherTarget } from "./matcher.js";
 import { requireObject, requireString } from "../../src/errors/arguments.js";
 
 export interface RunHookOptions {
@@ -58,7 +58,7 @@ export function buildHookInput(event: string, options: RunHookOptions, cwd: stri
     permission_mode: options.permissionMode ?? "default",
   };
   if (TOOL_EVENTS.has(event)) {
-    input.tool_name = options.toolName;
+    input.tool_name = options.toolName === undefined ? undefined : hookToolName(options.toolName);
     input.tool_input = options.toolInput ?? {};
     input.tool_use_id = options.toolUseId ?? "toolu_proctor_hook";
     if (event !== "PreToolUse" && event !== "PermissionRequest") input.tool_response = options.toolResponse ?? {};

@@ -84,13 +84,36 @@ export function describeLastReceived(messages: readonly Json[]): string {
   return `${String(last.role)}: ${text.length > 300 ? `${text.slice(0, 299)}…` : text}`;
 }
 
+/**
+ * The list claude ≥ 2.1.3xx writes in place of deferred tools' schemas ("The following deferred
+ * tools are now available via ToolSearch. … :" then one name a line): those tools are offered too.
+ */
+const DEFERRED_LIST = /The following deferred tools are now available via ToolSearch\.[^\n]*\n((?:[^\s<>]+\n?)+)/g;
+
+/** The tool names a request offers only by name, for ToolSearch to load. */
+export function deferredToolNames(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(DEFERRED_LIST)) for (const name of (m[1] ?? "").split("\n")) if (name) names.push(name);
+  return names;
+}
+
 /** The recorded form of a request routed to an agent. */
 export function recordRequest(agent: string, body: Json): ModelRequest {
   const tools = Array.isArray(body.tools) ? body.tools : [];
-  return {
-    agent,
-    system: systemText(body.system),
-    messages: messagesText(Array.isArray(body.messages) ? body.messages : []),
-    tools: tools.map((t: Json) => ({ name: String(t?.name ?? ""), description: String(t?.description ?? "") })),
-  };
+  const system = systemText(body.system);
+  const messages = messagesText(Array.isArray(body.messages) ? body.messages : []);
+  const offered: { name: string; description: string; deferred?: boolean }[] = [];
+  for (const t of tools as Json[]) {
+    const name = String(t?.name ?? "");
+    // The placeholder stands for the deferred tools; it is no tool the model can call.
+    if (name === "DeferredToolPlaceholder") continue;
+    offered.push({ name, description: String(t?.description ?? ""), ...(t?.defer_loading === true ? { deferred: true } : {}) });
+  }
+  const seen = new Set(offered.map((t) => t.name));
+  for (const name of deferredToolNames(`${system}\n${messages}`)) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    offered.push({ name, description: "(deferred: its schema is loaded through ToolSearch)", deferred: true });
+  }
+  return { agent, system, messages, tools: offered };
 }

@@ -57,6 +57,13 @@ export const DEFAULT_USAGE = { inputTokens: 10, outputTokens: 5, cacheCreationTo
 type TurnErrorKind = "script-overrun" | "turn-failed";
 
 /** The state both APIs' runs keep, and the steps of serving a turn they take alike. `K`: the API's own error kinds. */
+/** How claude ≥ 2.1.3xx hands the main agent a finished background task (a subagent, a shell, a Monitor). */
+const BACKGROUND_NOTICE = /SYSTEM NOTIFICATION - NOT USER INPUT|background-task event|<task-notification>/;
+
+/** What to do about a turn the script lacks because background work ended. */
+const NOTIFICATION_HINT =
+  "this request is claude's background-task notification (claude ≥ 2.1.3xx runs subagents, and Monitor, in the background and gives the main agent one more turn when one ends): script the main agent's answer to it as one more turn, or dispatch the subagent with input run_in_background: false";
+
 export abstract class ScriptedRunState<K extends string> implements ScriptedRun<ScriptedRunError<TurnErrorKind | K>> {
   readonly requests: ModelRequest[] = [];
   readonly sideRequests: ModelRequest[] = [];
@@ -95,7 +102,8 @@ export abstract class ScriptedRunState<K extends string> implements ScriptedRun<
     const turn = turns[at.next];
     if (turn === undefined) {
       const n = turns.length;
-      return this.failWith(at, agent, "script-overrun", `script overrun: ${agent} asked for turn ${turnNumber} but its script has ${n} turn${n === 1 ? "" : "s"}; the last thing it received was ${lastReceived}`);
+      const hint = BACKGROUND_NOTICE.test(lastReceived) ? `; ${NOTIFICATION_HINT}` : "";
+      return this.failWith(at, agent, "script-overrun", `script overrun: ${agent} asked for turn ${turnNumber} but its script has ${n} turn${n === 1 ? "" : "s"}; the last thing it received was ${lastReceived}${hint}`);
     }
     if (typeof turn !== "function") return { spec: turn };
     const toolResults = context.toolResults();

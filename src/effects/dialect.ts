@@ -41,20 +41,21 @@ export const claudeCodeDialect: HarnessDialect = Object.freeze({
     "ReportFindings", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool", "SlashCommand", "LSP",
     "ListAgents", "AskUserQuestion",
     // side-effecting
-    "Bash", "PowerShell", "Edit", "MultiEdit", "Write", "NotebookEdit", "WebFetch", "WebSearch", "KillBash",
+    "Bash", "PowerShell", "Monitor", "Edit", "MultiEdit", "Write", "NotebookEdit", "WebFetch", "WebSearch", "KillBash",
     "KillShell", "TaskStop", "CronCreate", "CronDelete", "ScheduleWakeup", "SendMessage", "Workflow",
     "EnterWorktree", "ExitWorktree",
   ]),
   sideEffectingTools: Object.freeze([
-    "Bash", "PowerShell", "Edit", "MultiEdit", "Write", "NotebookEdit", "WebFetch", "WebSearch", "KillBash",
+    "Bash", "PowerShell", "Monitor", "Edit", "MultiEdit", "Write", "NotebookEdit", "WebFetch", "WebSearch", "KillBash",
     "KillShell", "TaskStop", "CronCreate", "CronDelete", "ScheduleWakeup", "SendMessage", "Workflow",
     "EnterWorktree", "ExitWorktree",
   ]),
   mcpToolPattern: /^mcp__[^_].*__.+$/,
-  shellTools: Object.freeze(["Bash", "PowerShell"]),
-  privateDataTools: Object.freeze(["Read", "Grep", "NotebookRead", "Bash", "PowerShell"]),
+  // Monitor (claude ≥ 2.1.3xx) runs a shell command in the background: a shell in every respect.
+  shellTools: Object.freeze(["Bash", "PowerShell", "Monitor"]),
+  privateDataTools: Object.freeze(["Read", "Grep", "NotebookRead", "Bash", "PowerShell", "Monitor"]),
   untrustedInputTools: Object.freeze(["WebFetch", "WebSearch"]),
-  exfiltrationTools: Object.freeze(["WebFetch", "WebSearch", "Bash", "PowerShell"]),
+  exfiltrationTools: Object.freeze(["WebFetch", "WebSearch", "Bash", "PowerShell", "Monitor"]),
 });
 
 /**

@@ -78,7 +78,7 @@ export const BUILT_IN_TOOL_ACCESS: Readonly<Record<string, BuiltInToolAccess>> =
 });
 
 /** Shell tool names across CLIs; the shell is gated at every rung (a rater or the human judges it). */
-export const SHELL_TOOL_NAMES: readonly string[] = Object.freeze(["Bash", "PowerShell", "shell", "local_shell", "exec_command", "unified_exec", "run_shell_command"]);
+export const SHELL_TOOL_NAMES: readonly string[] = Object.freeze(["Bash", "PowerShell", "Monitor", "shell", "local_shell", "exec_command", "unified_exec", "run_shell_command"]);
 
 /** The sentence appended at this rung, or `null` (`bypass`). */
 export function getRungToolDescriptionSuffix(rung: ApprovalRung): string | null {

@@ -30,6 +30,10 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
   }),
   complete: { type: "boolean" },
   outcome: obj(["subtype", "isError"], { subtype: str, isError: { type: "boolean" }, stopReason: str, apiErrorStatus: { type: "integer" } }),
+  segments: {
+    type: "array",
+    items: obj(["index", "subtype", "isError"], { index: int, subtype: str, isError: { type: "boolean" }, turns: int, durationMs: num, output: str, origin: str }),
+  },
   toolCalls: {
     type: "array",
     items: obj(["id", "name", "input", "status", "agent"], {
@@ -88,7 +92,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       agent: str,
       system: str,
       messages: str,
-      tools: { type: "array", items: obj(["name", "description"], { name: str, description: str }) },
+      tools: { type: "array", items: obj(["name", "description"], { name: str, description: str, deferred: { type: "boolean" } }) },
     }),
   },
   replay: obj(["recording", "divergences", "stoppedEarly"], {

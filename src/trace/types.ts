@@ -141,7 +141,8 @@ export interface ModelRequest {
   readonly system: string;
   /** Every message flattened to text, tool results included. */
   readonly messages: string;
-  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  /** The tools the request offered; `deferred`: named only, its schema loaded through ToolSearch on demand. */
+  readonly tools: readonly { readonly name: string; readonly description: string; readonly deferred?: boolean }[];
 }
 
 /** Token and cost totals of a run. */
@@ -189,7 +190,28 @@ export interface RunProblem {
 }
 
 
-/** How the run ended, from its final result line. */
+/**
+ * One `result` line of a run. claude ≥ 2.1.3xx ends a run in several segments when background
+ * work (a subagent, a shell, a Monitor) finishes after the main agent replied: each notification
+ * starts a segment with its own result line. Present on the Trace only when there was more than one.
+ */
+export interface RunSegment {
+  /** 0-based, in the order the result lines came. */
+  readonly index: number;
+  readonly subtype: string;
+  readonly isError: boolean;
+  readonly turns?: number;
+  readonly durationMs?: number;
+  /** The segment's result text. */
+  readonly output?: string;
+  /** What started the segment (`task-notification`), when the CLI said. */
+  readonly origin?: string;
+}
+
+/**
+ * How the run ended. With several segments: the first segment that failed, else the last one —
+ * an error anywhere in a run is an error of the run.
+ */
 export interface RunOutcome {
   readonly subtype: string;
   readonly isError: boolean;
@@ -234,6 +256,8 @@ export interface Trace {
   /** `false` when the run ended without a final result (killed, crashed, cut off). */
   readonly complete: boolean;
   readonly outcome?: RunOutcome;
+  /** Every result line, when the run had more than one (see RunSegment). */
+  readonly segments?: readonly RunSegment[];
   /** Every call, in order, subagents included. */
   readonly toolCalls: readonly ToolCall[];
   readonly subagents: readonly SubagentRun[];

@@ -11,6 +11,7 @@ import { filesFromCalls } from "../files-from-calls.js";
 import { toolResultStatus } from "../result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunProblem, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../types.js";
 import { isRecord } from "../../util/narrow.js";
+import { handBackText, launchedInBackground, noticeStatus, outcomeOf, readTaskNotice, resultError, segmentOf, sumTurns, sumUsage, type TaskNotice } from "./claude-segments.js";
 import { readJsonLines } from "./json-lines.js";
 
 type Json = Record<string, unknown>;
@@ -27,6 +28,10 @@ interface ReadingCall {
   readonly turn: number;
   /** Index into the hooks of the PreToolUse hook event that refused this call. */
   denyingHook: number | undefined;
+  /** The work went on in the background (claude ≥ 2.1.3xx): the result is a launch notice. */
+  background: boolean;
+  /** A subagent's own words, as the structured `tool_use_result` gave them. */
+  handBack: string | undefined;
   /** The calls to the same tool, this one among them. */
   readonly named: NamedCalls;
 }
@@ -80,8 +85,18 @@ export interface ClaudeReadState {
   /** The hook ids that answered (a started hook that did not is pending when the run ends). */
   readonly answeredHooks: Set<string>;
   readonly errors: RunProblem[];
-  /** The final `result` line. */
+  /** The last `result` line. */
   result: Json | undefined;
+  /** Every `result` line, in order (one per segment). */
+  readonly results: Json[];
+  /** Each result line's index in `results` whose segment ended with the main agent's last input unanswered. */
+  readonly unanswered: Set<number>;
+  /** The main agent got input (a tool result, a prompt) and has not answered it yet. */
+  awaitingMain: boolean;
+  /** Background tasks' ends by the call that started them. */
+  readonly notices: Map<string, TaskNotice>;
+  /** Each subagent's latest text message: its answer when the run ends before the notification. */
+  readonly agentTexts: Map<string, { id: string; text: string }>;
   /** What a synthetic (CLI-written) assistant message said: the last words of a cut-off run. */
   syntheticError: string | undefined;
   /** Lines that were transcript events (or damaged ones). */
@@ -128,6 +143,11 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
     answeredHooks: new Set(),
     errors: [],
     result: undefined,
+    results: [],
+    unanswered: new Set(),
+    awaitingMain: false,
+    notices: new Map(),
+    agentTexts: new Map(),
     syntheticError: undefined,
     events: 0,
   };
@@ -141,6 +161,8 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   const id = typeof msg.id === "string" ? msg.id : msg.id === undefined || msg.id === null ? `line-${line}` : String(msg.id);
   const known = state.messages.get(id);
   const content: unknown = msg.content;
+  if (agent === MAIN_AGENT) state.awaitingMain = false;
+  else keepAgentText(state, agent, id, content);
   if (typeof known === "number") {
     // A message that already called a tool: only its further calls count.
     addCalls(state, content, agent, known);
@@ -179,6 +201,16 @@ function readAssistant(state: ClaudeReadState, event: Json, line: number): void 
   else if (message.callsTool && !message.synthetic) state.messages.set(id, message.turn);
 }
 
+/** A subagent's text blocks, per message: the latest message is its answer so far. */
+function keepAgentText(state: ClaudeReadState, agent: string, id: string, content: unknown): void {
+  if (!Array.isArray(content)) return;
+  for (const block of content as unknown[]) {
+    if (!isRecord(block) || block.type !== "text" || typeof block.text !== "string") continue;
+    const last = state.agentTexts.get(agent);
+    state.agentTexts.set(agent, last?.id === id ? { id, text: last.text + block.text } : { id, text: block.text });
+  }
+}
+
 /** Whether a message's content holds a tool call. */
 function callsATool(content: unknown): boolean {
   if (!Array.isArray(content)) return false;
@@ -205,6 +237,8 @@ function addCall(state: ClaudeReadState, block: Json, agent: string, turn: numbe
     isError: undefined,
     turn,
     denyingHook: undefined,
+    background: false,
+    handBack: undefined,
     named: namedCalls(state, name),
   };
   if (SUBAGENT_TOOLS.has(call.name)) state.subagentTypes.set(call.id, String(call.input.subagent_type ?? "general-purpose"));
@@ -234,6 +268,7 @@ function callInput(input: unknown): Record<string, unknown> {
 function readToolResults(state: ClaudeReadState, event: Json): void {
   const message = event.message;
   const content = isRecord(message) ? message.content : undefined;
+  if (event.parent_tool_use_id === undefined || event.parent_tool_use_id === null) state.awaitingMain = true;
   if (!Array.isArray(content)) return;
   for (const block of content as unknown[]) {
     if (!isRecord(block) || block.type !== "tool_result") continue;
@@ -242,6 +277,8 @@ function readToolResults(state: ClaudeReadState, event: Json): void {
     if (call.result === undefined) call.named.pending--;
     call.result = flattenContent(block.content);
     call.isError = block.is_error === true;
+    if (launchedInBackground(event.tool_use_result)) call.background = true;
+    else if (SUBAGENT_TOOLS.has(call.name)) call.handBack = handBackText(event.tool_use_result);
   }
 }
 
@@ -297,6 +334,14 @@ function readHookResponse(state: ClaudeReadState, event: Json): void {
 /** `result`: how the run ended, what it cost. */
 function readResult(state: ClaudeReadState, event: Json): void {
   state.result = event;
+  if (state.awaitingMain) state.unanswered.add(state.results.length);
+  state.results.push(event);
+}
+
+/** `system/task_notification`: a background task ended; its summary is its answer. */
+function readTaskNotification(state: ClaudeReadState, event: Json): void {
+  const read = readTaskNotice(event);
+  if (read) state.notices.set(read.callId, read.notice);
 }
 
 /** Which reader takes a `system` line, by its `subtype`. */
@@ -304,6 +349,7 @@ const SYSTEM_READERS: ReadonlyMap<string, LineReader> = new Map<string, LineRead
   ["init", readInit],
   ["hook_started", readHookStarted],
   ["hook_response", readHookResponse],
+  ["task_notification", readTaskNotification],
 ]);
 
 /** Which reader takes a line, by its `type`; other types carry nothing a check reads today. */
@@ -373,15 +419,24 @@ export function finishTrace(state: ClaudeReadState): Trace {
 
   let outcome: RunOutcome | undefined;
   let usage: Usage | undefined;
+  const { results } = state;
   if (result) {
-    outcome = {
-      subtype: String(result.subtype ?? "unknown"),
-      isError: result.is_error === true,
-      ...(typeof result.stop_reason === "string" ? { stopReason: result.stop_reason } : {}),
-      ...(typeof result.api_error_status === "number" ? { apiErrorStatus: result.api_error_status } : {}),
-    };
-    usage = readUsage(result);
-    if (outcome.isError) errors.push(resultError(result, outcome));
+    results.forEach((r, i) => {
+      const o = outcomeOf(r);
+      if (o.isError) {
+        errors.push(resultError(r, o, results.length, i));
+        outcome ??= o;
+      }
+    });
+    const last = outcomeOf(result);
+    if (!last.isError && result.result === "" && state.unanswered.has(results.length - 1)) {
+      // The CLI said success, but the model's answer to the main agent's last input never came
+      // (a stream cut it recovered from with nothing to show): no evidence the run finished.
+      errors.push({ kind: "no-answer", message: "claude ended the run as a success with an empty result, but the model never answered the main agent's last input (the stream was cut or the answer was lost)" });
+      outcome ??= { ...last, isError: true };
+    }
+    outcome ??= last;
+    usage = results.length > 1 ? sumUsage(results) : readUsage(result);
   } else {
     if (state.events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: 'no line is a transcript event (a JSON object with a "type", or a damaged one); this is not claude stream-json output' });
     errors.push({
@@ -392,6 +447,7 @@ export function finishTrace(state: ClaudeReadState): Trace {
     });
   }
 
+  const turns = turnsOf(results);
   // The calls' ids are callsById's keys: no second set of them.
   const ids = state.callsById;
   return {
@@ -399,13 +455,14 @@ export function finishTrace(state: ClaudeReadState): Trace {
     source,
     complete: result !== undefined,
     ...(outcome ? { outcome } : {}),
+    ...(results.length > 1 ? { segments: results.map(segmentOf) } : {}),
     toolCalls,
     subagents,
     skills,
     hooks: hooks.map((h) => (h.callId && !ids.has(h.callId) ? withoutCallId(h) : h)),
     replies,
     ...(typeof result?.result === "string" && !result.is_error ? { output: result.result } : {}),
-    ...(typeof result?.num_turns === "number" ? { turns: result.num_turns } : {}),
+    ...(turns !== undefined ? { turns } : {}),
     ...(usage ? { usage } : {}),
     files: filesFromCalls(toolCalls, source.cwd),
     errors,
@@ -447,8 +504,7 @@ function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { s
         ...(typeof c.input.description === "string" ? { description: c.input.description } : {}),
         prompt: typeof c.input.prompt === "string" ? c.input.prompt : "",
         calls: [...(byAgent.get(c.id) ?? [])],
-        ...(c.result !== undefined ? { output: c.result } : {}),
-        status: c.status,
+        ...subagentEnd(state, c),
       });
     } else if (c.name === "Skill" && typeof c.input.skill === "string") {
       skills.push({ name: c.input.skill, callIndex: i, agent: c.agent, status: c.status });
@@ -457,10 +513,28 @@ function readSpawns(state: ClaudeReadState, toolCalls: readonly ToolCall[]): { s
   return { subagents, skills };
 }
 
-/** The error a failed `result` line stands for. A lost connection has no status but is an API error all the same ("API Error: Connection …"). */
-function resultError(result: Json, outcome: RunOutcome): RunProblem {
-  const detail = typeof result.result === "string" && result.result ? result.result : Array.isArray(result.errors) ? result.errors.join("; ") : outcome.subtype;
-  return { kind: outcome.apiErrorStatus || /^API Error\b/.test(detail) ? "api-error" : outcome.subtype, message: detail };
+/** Turns over the run: one result line's count, or every segment's added up. */
+function turnsOf(results: readonly Json[]): number | undefined {
+  if (results.length > 1) return sumTurns(results);
+  const n = results[0]?.num_turns;
+  return typeof n === "number" ? n : undefined;
+}
+
+/**
+ * A subagent's output and status. In the foreground its call's result is its answer (claude
+ * ≥ 2.1.3xx frames it; the structured copy has the words alone). In the background the result is
+ * a launch notice: the answer is the task notification's summary, or, when the run ended first,
+ * the subagent's last message — and its status is that of the notification.
+ */
+function subagentEnd(state: ClaudeReadState, c: ToolCall): { output?: string; status: ToolStatus } {
+  const reading = state.callsById.get(c.id);
+  if (reading?.background) {
+    const notice = state.notices.get(c.id);
+    const output = notice?.summary ?? state.agentTexts.get(c.id)?.text;
+    return { ...(output !== undefined ? { output } : {}), status: noticeStatus(notice) };
+  }
+  const output = reading?.handBack ?? c.result;
+  return { ...(output !== undefined ? { output } : {}), status: c.status };
 }
 
 function finishCall(c: ReadingCall, denials: ReadonlySet<string>): ToolCall {
