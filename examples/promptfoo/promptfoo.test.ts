@@ -58,8 +58,9 @@ describe("promptfoo eval with proctor's provider and assertion", () => {
     expect(broken.success).toBe(false);
     const failing = proctorResult(broken);
     expect(failing.pass).toBe(false);
-    expect(failing.score).toBeCloseTo(2 / 3);
-    expect(failing.componentResults!.map((c) => c.pass)).toEqual([true, false, true]);
+    // The skill ran; Edit is outside its tools; and the edit landed, so wroteOnly([]) fails too.
+    expect(failing.score).toBeCloseTo(1 / 3);
+    expect(failing.componentResults!.map((c) => c.pass)).toEqual([true, false, false]);
     expect(failing.componentResults![1].reason).toMatch(/onlyTools\(\["Skill","Bash","Read"\]\).*Edit/);
   });
 });

@@ -9,6 +9,7 @@ import { InvalidInputError, TranscriptError } from "../../src/errors/proctor-err
 import { readEventFile } from "../../src/io/read-bounded.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, sessionPrompt } from "../../src/trace/session-log.js";
 import { TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
+import { handBackText } from "../../src/trace/readers/claude-segments.js";
 import { contentText } from "../run/flatten.js";
 import type { ScriptBlock, ScriptUsage, StopReason } from "../script/types.js";
 import { asArray, asRecord } from "../../src/util/narrow.js";
@@ -107,6 +108,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
   const agents = new Map<string, RecordedAgent>([[MAIN, main]]);
   const subagents: RecordedAgent[] = [];
   const results = new Map<string, { content: string; isError: boolean }>();
+  const handBacks = new Map<string, string>();
   const current = new Map<string, { id: unknown; turn: RecordedTurn }>();
   let cwd: string | undefined;
   let sawAssistant = false;
@@ -165,6 +167,9 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
       for (const block of asArray(asRecord(e.message).content).map(asRecord)) {
         if (block?.type === "tool_result" && typeof block.tool_use_id === "string") {
           results.set(block.tool_use_id, { content: contentText(block.content), isError: block.is_error === true });
+          // claude ≥ 2.1.3xx frames a subagent's answer in its call's result; the structured copy has the words alone.
+          const words = handBackText(e.tool_use_result);
+          if (words !== undefined) handBacks.set(block.tool_use_id, words);
         }
       }
     }
@@ -179,7 +184,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
     const last = sub.turns[sub.turns.length - 1];
     const endsWithCall = last === undefined || last.blocks.some((b) => b.type === "tool_use");
     const answer = results.get(sub.id);
-    if (endsWithCall && answer && !answer.isError) sub.turns.push({ blocks: [{ type: "text", text: withoutTrailer(answer.content) }], stopReason: "end_turn" });
+    if (endsWithCall && answer && !answer.isError) sub.turns.push({ blocks: [{ type: "text", text: handBacks.get(sub.id) ?? withoutTrailer(answer.content) }], stopReason: "end_turn" });
   }
   return { ...(cwd !== undefined ? { cwd } : {}), ...(prompt !== undefined ? { prompt } : {}), main, subagents, results, streamJson: text };
 }

@@ -78,7 +78,11 @@ export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMa
 
 /** The last thing the model received, in one line, for error messages. */
 export function describeLastReceived(messages: readonly Json[]): string {
-  const last = messages[messages.length - 1];
+  // The CLI's own notices come as `system` messages (claude ≥ 2.1.3xx re-sends a refused request
+  // with "ToolSearch is no longer available"): what the agent last received is before them.
+  let i = messages.length - 1;
+  while (i > 0 && messages[i]?.role === "system") i--;
+  const last = messages[i];
   if (!last) return "nothing (no messages)";
   const text = contentText(last.content).replace(/\s+/g, " ").trim();
   return `${String(last.role)}: ${text.length > 300 ? `${text.slice(0, 299)}…` : text}`;

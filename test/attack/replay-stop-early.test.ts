@@ -17,7 +17,7 @@ const spec: HarnessSpec = {
   prompt: "Tidy up the project",
   script: {
     turns: [
-      { thinking: "A reviewer should look.", tools: [{ name: "Agent", input: { description: "review", prompt: "Review notes.txt", subagent_type: "repo-hygiene:reviewer" } }] },
+      { thinking: "A reviewer should look.", tools: [{ name: "Agent", input: { description: "review", prompt: "Review notes.txt", subagent_type: "repo-hygiene:reviewer", run_in_background: false } }] },
       { tools: [{ name: "Bash", input: { command: "rm -rf notes.txt" } }] },
       { text: "Summary: the guard stopped the delete." },
     ],

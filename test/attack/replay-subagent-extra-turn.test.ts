@@ -17,7 +17,7 @@ const spec: HarnessSpec = {
   prompt: "Review the notes",
   script: {
     turns: [
-      { tools: [{ name: "Agent", input: { description: "review", prompt: "Review notes.txt", subagent_type: "repo-hygiene:reviewer" } }] },
+      { tools: [{ name: "Agent", input: { description: "review", prompt: "Review notes.txt", subagent_type: "repo-hygiene:reviewer", run_in_background: false } }] },
       { text: "Summary: the reviewer found nothing." },
     ],
     subagents: [{ type: "repo-hygiene:reviewer", turns: [{ tools: [{ name: "Read", input: { file_path: "notes.txt" } }] }, { text: "Looks fine." }] }],

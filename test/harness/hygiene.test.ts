@@ -1,6 +1,6 @@
 /**
  * Nothing outlives a run, proved on the real binary: a script driving runHarness, and `proctor
- * run`, are killed mid-tool-call (the agent's Bash `sleep 30` is running) by SIGINT, SIGTERM,
+ * run`, are killed mid-tool-call (the agent's Bash `true && sleep 30` is running: claude 2.1.332 refuses a leading sleep) by SIGINT, SIGTERM,
  * SIGHUP or SIGKILL; afterwards no process of the run is left — found by the marker variable the
  * run's spec.env sets and by the process groups the run's processes were in, never by name — and
  * the temp dir the driver was given is empty.

@@ -5,6 +5,7 @@ import { HarnessError, runHarness, type HarnessResult } from "../../harness/inde
 import { startMockModel } from "../../mock-model/index.js";
 import { isProctorError, output, toolWith, expect, hookFired } from "../../src/index.js";
 import { processGone } from "./helpers.js";
+import { atLeast } from "../helpers/claude-version.js";
 
 async function rejection(promise: Promise<HarnessResult>): Promise<HarnessError<HarnessResult>> {
   try {
@@ -51,14 +52,19 @@ describe("harness reliability (real claude binary)", () => {
     vexpect(trace.errors).toEqual([]);
   });
 
-  it("records a stream cut mid-message as a lost connection", async () => {
+  it("records a stream cut mid-message as a failed run (claude 2.1.197: an API error; 2.1.332 on: a missing answer)", async () => {
     // The CLI recovers silently from one cut (it asks again without streaming), so cut both.
     const { trace, mockRun, cleanup } = await runHarness({ prompt: "go", maxRetries: 0, script: { turns: [{ tools: [{ name: "Bash", input: { command: "ls" } }] }, { fault: "cut", times: 2 }] } });
     await cleanup();
     vexpect(mockRun.faultsServed).toBe(2);
     vexpect(trace.toolCalls.map((c) => c.status)).toEqual(["success"]);
     vexpect(trace.outcome?.isError).toBe(true);
-    vexpect(trace.errors).toEqual([{ kind: "api-error", message: vexpect.stringMatching(/^API Error: Connection to the API was lost/) }]);
+    if (atLeast("2.1.332")) {
+      // claude 2.1.332 ends such a run "success" with an empty result: proctor reads the missing answer.
+      vexpect(trace.errors.map((e) => e.kind)).toEqual(["no-answer"]);
+    } else {
+      vexpect(trace.errors).toEqual([{ kind: "api-error", message: vexpect.stringMatching(/^API Error: Connection to the API was lost/) }]);
+    }
   });
 
   it("kills the whole tree on timeout and still returns what was parsed, as an incomplete trace", async () => {
@@ -69,7 +75,7 @@ describe("harness reliability (real claude binary)", () => {
         // Long enough for a loaded machine to reach the first call; the stall then ends only by the timeout.
         timeoutMs: 15_000,
         allowedTools: ["Bash"],
-        script: { turns: [{ tools: [{ name: "Bash", input: { command: "sleep 300 > /dev/null 2>&1 & echo $!" } }] }, { fault: "stall" }] },
+        script: { turns: [{ tools: [{ name: "Bash", input: { command: "true; sleep 300 > /dev/null 2>&1 & echo $!" } }] }, { fault: "stall" }] },
       }),
     );
     vexpect(Date.now() - started).toBeLessThan(45_000);
@@ -79,7 +85,7 @@ describe("harness reliability (real claude binary)", () => {
     const trace = error.result!.trace;
     vexpect(trace.complete).toBe(false);
     vexpect(trace.errors.map((e) => e.kind)).toEqual(["incomplete", "timeout"]);
-    expect(trace, [toolWith("Bash", { command: /^sleep 300/ })]);
+    expect(trace, [toolWith("Bash", { command: /sleep 300/ })]);
     // The backgrounded sleep was started in its own session by the CLI; it is gone too.
     const pid = Number(trace.toolCalls[0].result);
     vexpect(pid).toBeGreaterThan(0);

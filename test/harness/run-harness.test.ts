@@ -74,8 +74,8 @@ describe("runHarness (real claude binary)", () => {
       keep: true,
       script: {
         turns: [
-          { tools: [{ name: "Agent", input: { description: "review", prompt: "Review src/index.js", subagent_type: "reviewer" } }], usage: { inputTokens: 1000, outputTokens: 40 } },
-          (ctx) => ({ text: `Reviewer said: ${ctx.lastToolResult?.content.split("\n")[0]}` }),
+          { tools: [{ name: "Agent", input: { description: "review", prompt: "Review src/index.js", subagent_type: "reviewer", run_in_background: false } }], usage: { inputTokens: 1000, outputTokens: 40 } },
+          (ctx) => ({ text: `Reviewer said: ${ctx.lastToolResult?.content.match(/No risks found\./)?.[0]}` }),
         ],
         subagents: [{ type: "reviewer", turns: [{ tools: [{ name: "Read", input: { file_path: "src/index.js" } }] }, { text: "No risks found." }] }],
       },

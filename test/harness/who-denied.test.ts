@@ -75,7 +75,8 @@ describe("who denied a call (real claude binary)", () => {
       const result = await runHarness({ prompt: "clean up", files: { "notes.txt": "keep me\n" }, plugins: [dir], script });
       try {
         const { trace } = result;
-        vexpect(trace.source.plugins).toEqual([]);
+        // claude 2.1.332 lists its built-in plugins (path "builtin"); none of the user's loaded.
+        vexpect(trace.source.plugins?.filter((p) => p.path !== "builtin")).toEqual([]);
         vexpect(trace.errors).toEqual([{ kind: "plugin-not-loaded", message: vexpect.stringContaining(`claude did not load the plugin at ${dir}`) }]);
         const verdict = denied("Bash", { command: /rm -rf/ }).eval(trace);
         vexpect(verdict.pass).toBe(false);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
 import { measure, mergeReports, notTool, tool, trialRandom, validateCheckReport, type MeasureOptions, type Trace, type TrialContext } from "../../src/index.js";
 import { withoutClock } from "./helpers.js";
+import { claudeVersion } from "../helpers/claude-version.js";
 
 const SEED = "bash-30";
 const P = 0.3;
@@ -58,7 +59,7 @@ describe("measure over the real binary with a seeded stochastic mock script", ()
 
     // Usage came from the runs' result lines; the version from the binary.
     expect(report.usage.trialsWithUsage).toBe(20);
-    expect(report.metadata.agentVersions).toEqual(["2.1.197"]);
+    expect(report.metadata.agentVersions).toEqual([claudeVersion()]);
 
     // Same seed again, split in two shards and merged: the same report, number for number.
     const shards = [await measure(options({ shard: "1/2" })), await measure(options({ shard: "2/2" }))];

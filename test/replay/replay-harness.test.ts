@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHarness, runReplay, type HarnessSpec } from "../../harness/index.js";
 import { evalChecks, readTranscript, replayMatches, type Trace } from "../../src/index.js";
 import { proctor } from "../helpers/cli.js";
+import { atLeast } from "../helpers/claude-version.js";
 
 const examples = new URL("../../examples", import.meta.url).pathname;
 const base = { cwd: examples, fixture: "./fixtures/app", plugins: ["./plugin"] } as const;
@@ -19,7 +20,7 @@ const spec: HarnessSpec = {
   script: {
     turns: [
       { text: "Looking first.", tools: [{ name: "Bash", input: { command: "ls" } }, { name: "Read", input: { file_path: "notes.txt" } }] },
-      { thinking: "A reviewer should look.", tools: [{ name: "Agent", input: { description: "review", prompt: "Review notes.txt", subagent_type: "repo-hygiene:reviewer" } }] },
+      { thinking: "A reviewer should look.", tools: [{ name: "Agent", input: { description: "review", prompt: "Review notes.txt", subagent_type: "repo-hygiene:reviewer", run_in_background: false } }] },
       { tools: [{ name: "Bash", input: { command: "rm -rf notes.txt" } }] },
       { text: "Summary: the guard stopped the delete." },
     ],
@@ -91,11 +92,13 @@ describe("runReplay on the real binary", () => {
     expect(trace.toolCalls.some((c) => c.name === "Agent")).toBe(false); // nothing after the stop was replayed
   });
 
-  it("reads Claude Code's session log (file or folder) to the same calls as the run's stream-json", () => {
-    // A session log records no hook events: a call a hook denied reads as a failing call, with the
-    // hook's reason as its result (never guessed to be a hook's denial).
-    const expected = calls(recorded).map((c) => (c.status === "denied" ? { ...c, status: "failure" } : c));
-    expect(expected.filter((c) => c.status === "failure")).toHaveLength(1);
+  it("reads Claude Code's session log (file or folder) to the same calls as the run's stream-json (hook denials: failures on claude 2.1.197, denied on 2.1.332)", () => {
+    // A session log records no hook events: on claude 2.1.197 a call a hook denied reads as a failing
+    // call, with the hook's reason as its result (never guessed to be a hook's denial); claude 2.1.332
+    // writes who decided (`permissionDecision.source: "hook"`) and the hook prefix, so it reads as denied.
+    const logAttributes = atLeast("2.1.332");
+    const expected = calls(recorded).map((c) => (c.status === "denied" && !logAttributes ? { ...c, status: "failure" } : c));
+    expect(expected.filter((c) => c.status === (logAttributes ? "denied" : "failure"))).toHaveLength(1);
     for (const path of [sessionFolder, `${sessionFolder}.jsonl`]) {
       const fromLog = readTranscript(path);
       expect(calls(fromLog)).toEqual(expected);
