@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { evaluateChecks } from "../../src/checks/check.js";
-import { replayMatches } from "../../src/checks/replay.js";
+import { driftText, replayMatches } from "../../src/checks/replay.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { Divergence } from "../../src/trace/types.js";
 import { parseCommandArgs } from "../args.js";
@@ -76,6 +76,8 @@ const replay: Command = async (argv) => {
   const failed = results.some((r) => !r.pass);
   const count = trace.replay?.divergences.length ?? 0;
   process.stdout.write(failed ? `\nthe replay diverged from the recording (${count} divergence${count === 1 ? "" : "s"})\n` : "\nthe replay matched the recording\n");
+  const drift = trace.replay ? driftText(trace.replay) : "";
+  if (drift) process.stdout.write(`${drift.replace(/^; /, "")}\n`);
   return failed ? 1 : 0;
 };
 export default replay;

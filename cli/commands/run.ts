@@ -14,9 +14,11 @@ import { renderRunSummary, renderTraceHints } from "../../reporters/summary/run-
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
+import { driftText } from "../../src/checks/replay.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
-            [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]`;
+            [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
+            [--claude VERSION,VERSION…]`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -32,13 +34,27 @@ function positive(text: string | undefined, flag: string, integer: boolean): num
 // transcripts starts in a fraction of the time.
 const baselineModules = async () => ({ ...(await import("../../reporters/baseline/format.js")), ...(await import("../../reporters/baseline/file.js")), ...(await import("../../reporters/baseline/diff.js")) });
 
+/** How the tiers meet claude versions: the binary every trial runs (the version matrix), and where replays' version drift is noted. */
+export interface TierVersions {
+  /** Run every mock, replay and real trial on this claude, whatever the eval's spec names. */
+  readonly claudePath?: string;
+  /** Eval name → version-drift notes of its replays (known rewordings between claude versions). */
+  readonly drift?: Map<string, Set<string>>;
+}
+
 /** The tiers, wired to the harness: imported only now, so `proctor run --list` spawns nothing. */
-async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>): Promise<EvalTiers> {
+export async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSignal, needed: ReadonlySet<string>, versions: TierVersions = {}): Promise<EvalTiers> {
   if (!needed.has("mock") && !needed.has("real") && !needed.has("replay")) return {};
   const harness = await import("../../harness/index.js");
   const { validateSpec } = await import("../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
   const withCwd = <S extends { cwd?: string }>(spec: S, definition: EvalDefinition): S => ({ ...spec, cwd: spec.cwd ?? dirname(fileOf.get(definition) ?? process.cwd()) });
+  const pin = <S>(spec: S): S => (versions.claudePath ? { ...spec, claudePath: versions.claudePath } : spec);
+  const noteDrift = (definition: EvalDefinition, trace: Trace) => {
+    const note = trace.replay ? driftText(trace.replay).replace(/^; /, "") : "";
+    if (note && versions.drift) versions.drift.set(definition.name, (versions.drift.get(definition.name) ?? new Set()).add(note));
+    return trace;
+  };
   const collect = async (result: { trace: Trace; cleanup(): Promise<void> }) => {
     try {
       return result.trace;
@@ -48,24 +64,24 @@ async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: AbortSigna
   };
   return {
     mock: {
-      run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(spec as HarnessSpec, definition), signal })),
+      run: async (spec: MockSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runHarness({ ...withCwd(pin(spec) as HarnessSpec, definition), signal })),
       validate: (spec, definition) => {
         // Validated as it will run: relative paths (plugins, fixture) against the eval file.
         (validateSpec as (spec: unknown) => void)(withCwd(spec as HarnessSpec, definition));
         // Preflight: a missing binary is one clear error before any trial, not an error per trial.
-        harness.resolveClaudeBinary({ claudePath: spec.claudePath, cwd: spec.cwd ?? process.cwd() });
+        harness.resolveClaudeBinary({ claudePath: pin(spec).claudePath, cwd: spec.cwd ?? process.cwd() });
       },
     },
     replay: {
       run: async (spec: ReplayTierSpec, _context: TrialContext, definition: EvalDefinition) =>
-        collect(await harness.runReplay({ ...withCwd(typeof spec === "string" ? { recording: spec } : spec, definition), signal })),
+        noteDrift(definition, await collect(await harness.runReplay({ ...withCwd(pin(typeof spec === "string" ? { recording: spec } : spec), definition), signal }))),
       validate: (spec) => {
         if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new InvalidInputError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
-        harness.resolveClaudeBinary({ ...(typeof spec === "string" ? {} : { claudePath: spec.claudePath }), cwd: process.cwd() });
+        harness.resolveClaudeBinary({ claudePath: versions.claudePath ?? (typeof spec === "string" ? undefined : spec.claudePath), cwd: process.cwd() });
       },
     },
     real: {
-      run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(spec, definition), signal })),
+      run: async (spec: RealSpec, _context: TrialContext, definition: EvalDefinition) => collect(await harness.runEval({ ...withCwd(pin(spec), definition), signal })),
       validate: (spec, definition) => harness.validateEvalSpec(withCwd(spec, definition)),
       unavailable: () =>
         harness.apiKeyMissing(process.env, undefined) ? "ANTHROPIC_API_KEY is not set: the real tier calls the real API and costs money — set the key, or run with --mock" : undefined,
@@ -95,7 +111,7 @@ export function signalExitCode(signal: NodeJS.Signals): number {
  * Abort the runs on the first stop signal and let them clean up (their processes are killed,
  * their temp dirs removed); on a second, exit at once — the exit hook kills what is left.
  */
-function interruptOn(controller: AbortController): { readonly signal: NodeJS.Signals | undefined; release(): void } {
+export function interruptOn(controller: AbortController): { readonly signal: NodeJS.Signals | undefined; release(): void } {
   let received: NodeJS.Signals | undefined;
   const handlers = STOP_SIGNALS.map((signal) => {
     const handler = () => {
@@ -161,6 +177,7 @@ const run: Command = async (argv) => {
       quiet: { type: "boolean", short: "q" },
       traces: { type: "string" },
       "all-traces": { type: "boolean" },
+      claude: { type: "string" },
     },
     USAGE,
   );
@@ -196,14 +213,21 @@ const run: Command = async (argv) => {
     return 0;
   }
 
+  // The claude version matrix: the same evals on each listed claude, each check's rate per version.
+  if (values.claude !== undefined) {
+    if (values.baseline || values.shard || values.traces) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --baseline, --shard or --traces (run one version with PROCTOR_CLAUDE for those)\nusage: ${USAGE}`);
+    const { runMatrix } = await import("./run-matrix.js");
+    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit });
+  }
   if (values["all-traces"] && !values.traces) throw new InvalidInputError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
   const interruption = interruptOn(controller);
+  const drift = new Map<string, Set<string>>();
   let outcomes: EvalOutcome[];
   try {
     await installBuiltInJudge(definitions.flatMap((d) => d.checks));
     const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "replay" | "real" | "run" => typeof t === "string"));
-    const tiers = await loadTiers(fileOf, controller.signal, needed);
+    const tiers = await loadTiers(fileOf, controller.signal, needed, { drift });
     outcomes = await runEvals(definitions, {
       tiers,
       tier,
@@ -229,6 +253,7 @@ const run: Command = async (argv) => {
   }
 
   process.stdout.write(renderRunSummary(outcomes));
+  for (const [name, notes] of drift) for (const note of notes) process.stdout.write(`${name}: ${note}\n`);
   const tracesDir = values.traces;
   if (tracesDir) process.stdout.write(renderTraceHints(outcomes, (name) => tracesDirOf(tracesDir, name)));
   const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));

@@ -8,7 +8,9 @@ import { diffReplay } from "../../src/trace/replay-diff.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
 import { readRecording } from "../../mock-model/replay/recording.js";
 import { REPLAY_EXHAUSTED, scriptFromRecording, type LiveDivergence } from "../../mock-model/replay/script-from-transcript.js";
-import type { Divergence } from "../../src/trace/types.js";
+import type { Divergence, VersionDrift } from "../../src/trace/types.js";
+import { resolveClaudeBinary } from "../claude/binary.js";
+import { claudeVersionOf } from "../claude/versions.js";
 import { runHarness, type HarnessResult } from "../claude/run-harness.js";
 import type { ReplayRunSpec } from "../../src/eval/spec-types.js";
 import type { MockModel } from "../../mock-model/server/start.js";
@@ -28,12 +30,18 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
   const isText = source.includes("\n") || source.trimStart().startsWith("{");
   // A recording path is relative to the spec's cwd, like its fixture and plugins.
   const recording = readRecording(isText ? source : resolve(spec.cwd ?? process.cwd(), source));
+  const recorded = parseTranscript(recording.streamJson);
+  // A recording from another claude version is compared through the known rewordings between versions.
+  const recordedVersion = recorded.source.agentVersion;
+  const binaryVersion = await claudeVersionOf(resolveClaudeBinary({ claudePath: spec.claudePath, cwd: spec.cwd ?? process.cwd() })).catch(() => undefined);
+  const acrossVersions = recordedVersion === undefined || binaryVersion === undefined || recordedVersion !== binaryVersion;
   let stoppedEarly = false;
   const live: LiveDivergence[] = [];
   const served = new Map<string, number>();
   const script = scriptFromRecording(recording, {
     ...(ignoreResultText !== undefined ? { ignoreResultText } : {}),
     ...(stopAtFirstDivergence !== undefined ? { stopAtFirstDivergence } : {}),
+    acrossVersions,
     onDivergence: (d) => {
       live.push(d);
       if (stopAtFirstDivergence) stoppedEarly = true;
@@ -47,8 +55,8 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
       for (const block of turn.blocks) if (block.type === "tool_use" && block.id) turnOf.set(block.id, i + 1);
     });
   }
-  const recorded = parseTranscript(recording.streamJson);
-  const all = diffReplay(recorded, result.trace, { ...(ignoreResultText !== undefined ? { ignoreResultText } : {}), turnOf, exhaustedNote: REPLAY_EXHAUSTED });
+  const drift: VersionDrift[] = [];
+  const all = diffReplay(recorded, result.trace, { ...(ignoreResultText !== undefined ? { ignoreResultText } : {}), turnOf, exhaustedNote: REPLAY_EXHAUSTED, onDrift: (d) => drift.push(d) });
   // A run that ended before an agent's last recorded turn answered differently (a Stop hook that
   // no longer blocks, a tool result that no longer makes the agent go on), whether or not a call
   // went missing with it. A subagent never dispatched is reported as such above.
@@ -86,5 +94,10 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
     stoppedEarly && upToStop.length === 0
       ? live.slice(0, 1).map((d) => ({ kind: "result", agent: d.agent, turn: d.turn, callId: d.callId, recorded: d.recorded, now: d.now, message: `the result of ${d.callId} differed, and the replay stopped there` }))
       : upToStop;
-  return { ...result, trace: { ...result.trace, replay: { recording: isText ? "(text)" : source, divergences, stoppedEarly } } };
+  const nowVersion = result.trace.source.agentVersion ?? binaryVersion;
+  const versions = { ...(recordedVersion ? { recorded: recordedVersion } : {}), ...(nowVersion ? { now: nowVersion } : {}) };
+  return {
+    ...result,
+    trace: { ...result.trace, replay: { recording: isText ? "(text)" : source, divergences, stoppedEarly, ...(drift.length ? { drift } : {}), ...(Object.keys(versions).length ? { versions } : {}) } },
+  };
 }

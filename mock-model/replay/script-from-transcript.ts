@@ -7,6 +7,7 @@
  */
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { replaceWorkDir } from "../../src/trace/replay-diff.js";
+import { wordingDrift } from "../../src/trace/version-drift.js";
 import type { ModelRequest } from "../../src/trace/types.js";
 import type { Script, SubagentScript, Turn, TurnContext, TurnSpec } from "../script/types.js";
 import { MAIN, readRecording, type RecordedAgent, type RecordedTurn, type Recording } from "./recording.js";
@@ -29,6 +30,11 @@ export interface ReplayScriptOptions {
   readonly ignoreResultText?: boolean;
   /** Called for each divergence the mock sees, as it happens. */
   readonly onDivergence?: (divergence: LiveDivergence) => void;
+  /**
+   * Results that differ only by a known wording change between claude versions (KNOWN_WORDING_CHANGES)
+   * are not divergences: set when the recording and the replay run on different claude versions. @default false
+   */
+  readonly acrossVersions?: boolean;
   /** Called when the run asks for one of an agent's recorded turns (`agent` as in LiveDivergence, `turn` 1-based). */
   readonly onTurn?: (agent: string, turn: number) => void;
 }
@@ -90,7 +96,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
       const a = normal(recorded.content, recordedCwd);
       const b = normal(seen.content, now);
       const textCompared = !options.ignoreResultText && !dispatches.has(seen.toolUseId);
-      const differs = recorded.isError !== seen.isError || (textCompared && a !== b);
+      const differs = recorded.isError !== seen.isError || (textCompared && a !== b && !(options.acrossVersions && wordingDrift(a, b)));
       if (!differs) continue;
       options.onDivergence?.({
         agent: agent.id,

@@ -79,6 +79,7 @@ export function renderBaselineDiff(diff: BaselineDiff): string {
       continue;
     }
     out.push(`${e.name}:`);
+    if (e.comparison.agentVersions?.note) out.push(`  ⚠ ${e.comparison.agentVersions.note}`);
     for (const c of e.comparison.checks) out.push(`  ${SIGNS[c.verdict] ?? "?"} ${c.verdict.padEnd(9)} ${c.label}: ${c.note}`);
   }
   const n = diff.regressions.length;

@@ -81,6 +81,7 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
       incomplete: incomplete,
       proctorVersion: report.metadata.proctorVersion,
       models: report.metadata.models.join(", ") || undefined,
+      claudeVersion: report.metadata.agentVersions.join(", ") || undefined,
     },
     cases,
   };
@@ -105,7 +106,15 @@ export function diffSuites(diff: BaselineDiff): JunitSuite[] {
     if (!e.comparison) return { name: className, properties: { status: e.status }, cases: [{ name: "(eval)", className, skipped: `${e.status}: ${e.note}` }] };
     return {
       name: className,
-      properties: { status: e.status, alpha: e.comparison.alpha, test: e.comparison.test, correction: e.comparison.correction },
+      properties: {
+        status: e.status,
+        alpha: e.comparison.alpha,
+        test: e.comparison.test,
+        correction: e.comparison.correction,
+        "baseline.claudeVersion": e.comparison.agentVersions?.baseline.join(", ") || undefined,
+        "current.claudeVersion": e.comparison.agentVersions?.candidate.join(", ") || undefined,
+        claudeVersionsDiffer: e.comparison.agentVersions?.note ? true : undefined,
+      },
       cases: e.comparison.checks.map((c) => ({
         name: c.label,
         className,

@@ -9,6 +9,7 @@ import type { EvalOutcome } from "../../src/eval/run-evals.js";
 import { createPalette, shouldColour, type Palette } from "../trace-view/colour.js";
 import { firstLine } from "../text/sanitize.js";
 import { requireArray, requireObject } from "../../src/errors/arguments.js";
+import { testedRangeWarning, versionsText } from "../../src/measure/claude-versions.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
@@ -33,11 +34,19 @@ function spent(o: EvalOutcome): string | undefined {
   return `$0 (mock) · ${(r.usage.inputTokens + r.usage.outputTokens).toLocaleString("en-US")} tokens`;
 }
 
+/** The divergence lines of a failed replayMatches message (after its first line), at most 12. */
+function divergenceLines(message: string): string[] {
+  const rest = message.split("\n").slice(1).map((l) => l.slice(0, 160));
+  return rest.length > 12 ? [...rest.slice(0, 12), `… ${rest.length - 12} more lines (proctor run --traces DIR, then proctor show)`] : rest;
+}
+
 /** One eval's block. */
 function renderOutcome(o: EvalOutcome, p: Palette): string[] {
   const r = o.report;
   const mark = { passed: p.green("✓"), failed: p.red("✗"), skipped: p.yellow("⊘"), incomplete: p.yellow("◌"), partial: p.blue("◐"), "not-run": p.dim("–") }[o.status];
-  const facts = [o.tier, r && `${r.trials.completed + r.trials.errored}/${r.trials.planned} trials`, spent(o), r && `${(r.timing.wallMs / 1000).toFixed(1)} s`].filter(Boolean).join(" · ");
+  // The claude version is part of the verdict: the same checks can mean something else on another one.
+  const claude = r && (o.tier === "mock" || o.tier === "replay" || o.tier === "real" || r.metadata.agentVersions.length > 0) ? `claude ${versionsText(r.metadata.agentVersions)}` : undefined;
+  const facts = [o.tier, claude, r && `${r.trials.completed + r.trials.errored}/${r.trials.planned} trials`, spent(o), r && `${(r.timing.wallMs / 1000).toFixed(1)} s`].filter(Boolean).join(" · ");
   const lines = [`${mark} ${p.bold(o.definition.name)}${facts ? `  ${p.dim(facts)}` : ""}`];
   if (o.note) lines.push(`    ${p.dim(o.note)}`);
   if (!r) return lines;
@@ -51,6 +60,9 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
     lines.push(rowLine(rows.get(c.label), formatRate(c, r.confidence), c.label.length > width ? `${c.label.slice(0, width - 1)}…` : c.label, width, p, o.status === "incomplete"));
     const row = rows.get(c.label);
     if (row?.pass === false && c.failures[0]) lines.push(`        ${p.dim(`e.g. trial ${c.failures[0].trial}: ${firstLine(c.failures[0].message, 110)}`)}`);
+    // A replay's divergences are the whole answer: each one, not only the first line.
+    if (c.kind === "replayMatches" && c.failures[0]) lines.push(...divergenceLines(c.failures[0].message).map((l) => `        ${p.dim(l)}`));
+
   }
   if (r.trials.errored > 0) {
     const first = r.errors.slice(0, 2).map((e) => `trial ${e.trial}: ${firstLine(e.message, 100)}`).join("; ");
@@ -79,7 +91,14 @@ export function renderRunSummary(outcomes: readonly EvalOutcome[], options: { co
   const money = paid.length === 0 ? "$0 (mock)" : `$${cost.toFixed(4)}`;
   const ms = outcomes.reduce((sum, o) => sum + (o.report?.timing.wallMs ?? 0), 0);
   out.push(`${p.bold(`${outcomes.length} eval${outcomes.length === 1 ? "" : "s"}`)}: ${parts.join(", ")} · ${money} · ${(ms / 1000).toFixed(1)} s`);
+  for (const warning of versionWarnings(outcomes)) out.push(p.yellow(`⚠ ${warning}`));
   return `${out.join("\n")}\n`;
+}
+
+/** One warning per claude version the run's traces came from that is outside the tested range. */
+export function versionWarnings(outcomes: readonly EvalOutcome[]): string[] {
+  const versions = new Set(outcomes.flatMap((o) => o.report?.metadata.agentVersions ?? []));
+  return [...versions].flatMap((v) => testedRangeWarning(v) ?? []);
 }
 
 /**

@@ -37,7 +37,7 @@ export function replayMatches(options: ReplayMatchOptions = {}): Check<Trace> {
     }
     if (counted.length === 0) {
       const skipped = trace.replay.divergences.length - counted.length;
-      return { pass: true, message: `the replay matched ${trace.replay.recording}${skipped ? ` (${skipped} ignored divergence${skipped === 1 ? "" : "s"})` : ""}` };
+      return { pass: true, message: `the replay matched ${trace.replay.recording}${skipped ? ` (${skipped} ignored divergence${skipped === 1 ? "" : "s"})` : ""}${driftText(trace.replay)}` };
     }
     const lines = counted.map((d) => `  turn ${d.turn} (${d.agent === "main" ? "main" : `subagent ${d.agent}`}) ${d.kind}: ${d.message}\n    recorded: ${d.recorded}\n    now:      ${d.now}`);
     const first = counted.find((d) => d.callId !== undefined);
@@ -45,9 +45,19 @@ export function replayMatches(options: ReplayMatchOptions = {}): Check<Trace> {
     return {
       pass: false,
       ...(callIndex >= 0 ? { callIndex } : {}),
-      message: `the replay diverged from ${trace.replay.recording} ${counted.length} time${counted.length === 1 ? "" : "s"}${trace.replay.stoppedEarly ? " (stopped at the first)" : ""}:\n${lines.join("\n")}`,
+      message: `the replay diverged from ${trace.replay.recording} ${counted.length} time${counted.length === 1 ? "" : "s"}${trace.replay.stoppedEarly ? " (stopped at the first)" : ""}:\n${lines.join("\n")}${driftText(trace.replay).replace(/^; /, "\n  and ")}`,
       expected: "no divergence",
       actual: counted,
     };
   });
+}
+
+/** `; version drift …` when known rewordings between claude versions explained some differences. */
+export function driftText(replay: NonNullable<Trace["replay"]>): string {
+  const drift = replay.drift ?? [];
+  if (drift.length === 0) return "";
+  const ids = [...new Set(drift.flatMap((d) => d.changes))].join(", ");
+  const v = replay.versions;
+  const across = v?.recorded && v.now ? `claude ${v.recorded} → ${v.now}` : "claude versions";
+  return `; version drift, not a divergence: ${drift.length} result${drift.length === 1 ? "" : "s"} differ${drift.length === 1 ? "s" : ""} only by known wording changes between ${across} (${ids})`;
 }

@@ -10,6 +10,17 @@ import type { Interval } from "../stats/proportion.js";
 import { validateCheckReport } from "./schema.js";
 import type { CheckReport, CheckStats } from "./types.js";
 import { at } from "../util/narrow.js";
+import { versionsText } from "./claude-versions.js";
+
+/** The versions of both sides, with a note when they are not the same set. */
+export function versionChange(baseline: CheckReport, candidate: CheckReport): ReportComparison["agentVersions"] {
+  const a = [...(baseline.metadata?.agentVersions ?? [])];
+  const b = [...(candidate.metadata?.agentVersions ?? [])];
+  const same = a.length === b.length && a.every((v) => b.includes(v));
+  // Unknown on a side (recorded transcripts without an init line) is not a difference to report.
+  if (same || a.length === 0 || b.length === 0) return { baseline: a, candidate: b };
+  return { baseline: a, candidate: b, note: `different claude versions: the baseline ran on claude ${versionsText(a)}, this run on claude ${versionsText(b)} — a changed rate may come from the claude update, not from the change under test` };
+}
 
 /** What happened to one check between two reports. */
 export type ChangeVerdict = "regressed" | "improved" | "unchanged" | "new" | "missing";
@@ -51,6 +62,11 @@ export interface ReportComparison {
   /** Labels of the checks that regressed / improved. */
   readonly regressed: readonly string[];
   readonly improved: readonly string[];
+  /**
+   * The claude versions each side's traces ran on. A rate that moved between two claude versions
+   * may be the update, not the change under test: `note` says so when the sides differ.
+   */
+  readonly agentVersions: { readonly baseline: readonly string[]; readonly candidate: readonly string[]; readonly note?: string };
 }
 
 /** Options of compareReports. */
@@ -115,5 +131,6 @@ export function compareReports(baseline: CheckReport, candidate: CheckReport, op
     checks: rows,
     regressed: rows.filter((r) => r.verdict === "regressed").map((r) => r.label),
     improved: rows.filter((r) => r.verdict === "improved").map((r) => r.label),
+    agentVersions: versionChange(baseline, candidate),
   };
 }

@@ -6,7 +6,8 @@
  * decision: a status change carries the hook that caused it, and its result text is not reported
  * again (a denied call's result is the denial).
  */
-import { MAIN_AGENT, type Divergence, type HookEvent, type ToolCall, type Trace } from "./types.js";
+import { MAIN_AGENT, type Divergence, type HookEvent, type ToolCall, type Trace, type VersionDrift } from "./types.js";
+import { wordingDrift } from "./version-drift.js";
 import { validateTrace } from "./schema.js";
 
 export interface DiffOptions {
@@ -16,6 +17,19 @@ export interface DiffOptions {
   readonly turnOf?: ReadonlyMap<string, number>;
   /** Text the replay answers with when the run asks for a turn the recording does not have. */
   readonly exhaustedNote?: string;
+  /**
+   * Told of each result that differs only by a known wording change between claude versions
+   * (KNOWN_WORDING_CHANGES), which is then not a divergence. Only when the two Traces' claude
+   * versions differ or one is unknown: on one version, a reworded answer is a real change.
+   */
+  readonly onDrift?: (drift: VersionDrift) => void;
+}
+
+/** May a difference between these Traces be version drift? Their claude versions differ, or one is unknown. */
+export function versionsMayDrift(recorded: Trace, now: Trace): boolean {
+  const a = recorded.source.agentVersion;
+  const b = now.source.agentVersion;
+  return a === undefined || b === undefined || a !== b;
 }
 
 const clip = (text: string, max = 200) => {
@@ -38,6 +52,9 @@ function normalise(text: string | undefined, cwd: string | undefined): string {
   if (text === undefined) return "(no result)";
   return cwd ? replaceWorkDir(text, cwd, "<cwd>") : text;
 }
+
+/** Equal texts, or (across claude versions) texts that differ only by a known rewording. */
+const sameAnswer = (a: string, b: string, drift: boolean) => a === b || (drift && wordingDrift(a, b) !== undefined);
 
 /** `PreToolUse:Bash blocked`, `PostToolUse:Bash ran` — what hooks did for one call. */
 function hookSummary(hooks: readonly HookEvent[]): string {
@@ -73,7 +90,11 @@ export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {
     // Without hook events the recording cannot tell a hook's denial from a failing tool: the same
     // error text, now attributed to a hook, is the same answer.
     const unattributed =
-      !recordedHooks && call.status === "failure" && next.status === "denied" && next.deniedBy === "hook" && normalise(call.result, recorded.source.cwd) === normalise(next.result, now.source.cwd);
+      !recordedHooks &&
+      call.status === "failure" &&
+      next.status === "denied" &&
+      next.deniedBy === "hook" &&
+      sameAnswer(normalise(call.result, recorded.source.cwd), normalise(next.result, now.source.cwd), options.onDrift !== undefined && versionsMayDrift(recorded, now));
     if (!unattributed && (call.status !== next.status || call.deniedBy !== next.deniedBy)) {
       const why = hooksBefore !== undefined && hooksBefore !== hooksNow ? ` (hooks: ${hooksBefore} → ${hooksNow})` : "";
       const phrase =
@@ -90,7 +111,9 @@ export function diffReplay(recorded: Trace, now: Trace, options: DiffOptions = {
     if (!options.ignoreResultText && call.name !== "Agent" && call.name !== "Task") {
       const a = normalise(call.result, recorded.source.cwd);
       const b = normalise(next.result, now.source.cwd);
-      if (a !== b) out.push({ ...base, kind: "result", recorded: clip(a), now: clip(b), message: `${call.name} (${call.id}) answered differently` });
+      const drift = a !== b && options.onDrift && versionsMayDrift(recorded, now) ? wordingDrift(a, b) : undefined;
+      if (drift) options.onDrift?.({ callId: call.id, tool: call.name, changes: drift, recorded: clip(a), now: clip(b) });
+      else if (a !== b) out.push({ ...base, kind: "result", recorded: clip(a), now: clip(b), message: `${call.name} (${call.id}) answered differently` });
     }
   }
 

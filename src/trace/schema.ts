@@ -111,6 +111,8 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
         message: str,
       }),
     },
+    drift: { type: "array", items: obj(["callId", "changes", "recorded", "now"], { callId: str, tool: str, changes: { type: "array", items: str }, recorded: str, now: str }) },
+    versions: obj([], { recorded: str, now: str }),
   }),
   errors: { type: "array", items: obj(["kind", "message"], { kind: str, message: str, line: int }) },
 });

@@ -247,6 +247,23 @@ export interface ReplayRecord {
   readonly divergences: readonly Divergence[];
   /** The replay stopped at the first divergence instead of replaying to the end. */
   readonly stoppedEarly: boolean;
+  /**
+   * Differences explained by known wording changes between the recording's claude version and the
+   * replay's (src/trace/version-drift.ts): not behaviour divergences, listed apart.
+   */
+  readonly drift?: readonly VersionDrift[];
+  /** The claude versions of the recording and of the replay, when known. */
+  readonly versions?: { readonly recorded?: string; readonly now?: string };
+}
+
+/** One difference a known wording change between claude versions explains. */
+export interface VersionDrift {
+  readonly callId: string;
+  readonly tool?: string;
+  /** The ids of the wording changes that explain it (KNOWN_WORDING_CHANGES). */
+  readonly changes: readonly string[];
+  readonly recorded: string;
+  readonly now: string;
 }
 
 /** What one agent run did. Round-trips through JSON unchanged. */
