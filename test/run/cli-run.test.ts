@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { validateCheckReport } from "../../src/index.js";
 import { parseJunit } from "../reporters/helpers.js";
 import { proctor } from "../helpers/cli.js";
+import { claudeVersion } from "../helpers/claude-version.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-run-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +20,8 @@ describe("proctor run (recorded-transcript evals)", () => {
     const junit = join(dir, "run.xml");
     const r = await proctor(["run", recorded, "--json", json, "--junit", junit, "--quiet"], { env: noColour });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stdout).toContain("✓ lockfile guard  run · 4/4 trials");
+    // The claude version of the recorded runs is part of every eval's line.
+    expect(r.stdout).toContain("✓ lockfile guard  run · claude 2.1.197 · 4/4 trials");
     expect(r.stdout).toMatch(/✓ notTool\(Bash\)\s+50\.0% \(2\/4, 95% CI 15\.0%?–85\.0%\)\s+≥ 40\.0%/);
     expect(r.stdout).toMatch(/✗ denied\(Write\)\s+50\.0% \(2\/4, 95% CI 15\.0%?–85\.0%\)\s+< 100%/);
     expect(r.stdout).toContain("2 evals: 1 passed, 1 failed");
@@ -118,11 +120,13 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     const junit = join(dir, "examples.xml");
     const r = await proctor(["run", examples, "--trials", "1", "--concurrency", "2", "--junit", junit, "--quiet"], { env: noColour });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain("✓ guard blocks rm -rf  mock · 1/1 trials");
+    expect(r.stdout).toContain(`✓ guard blocks rm -rf  mock · claude ${claudeVersion()} · 1/1 trials`);
     expect(r.stdout).toContain('✓ denied(Bash, {"command":/rm\\s+-rf/})');
-    expect(r.stdout).toContain("✓ the recorded rm -rf is still denied  replay · 1/1 trials");
+    expect(r.stdout).toContain(`✓ the recorded rm -rf is still denied  replay · claude ${claudeVersion()} · 1/1 trials`);
+    // The recording is from claude 2.1.197: on another version the reworded deny is drift, said apart.
+    if (claudeVersion() !== "2.1.197") expect(r.stdout).toMatch(/the recorded rm -rf is still denied: version drift, not a divergence: .*hook-deny-prefix/);
     expect(r.stdout).toMatch(/3 evals: 3 passed · \$0 \(mock\) · /); // mock tokens priced by the CLI are no one's bill
-    expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · 1\/1 trials · \$0 \(mock\) · [\d,]+ tokens/);
+    expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · claude [\d.]+ · 1\/1 trials · \$0 \(mock\) · [\d,]+ tokens/);
     expect(existsSync(junit)).toBe(true);
   });
 });
