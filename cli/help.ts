@@ -101,9 +101,30 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       quiet: "no progress line",
       traces: "keep failing trials' Traces in DIR/<eval>/trial-N.json (and the checks), and print the proctor show line for each failed check",
       "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
+      claude:
+        "the claude version matrix: run the evals on each listed claude — a version (2.1.197), latest, or a binary's path, comma-separated — and print each check's rate per version with Fisher's exact test against the first. Versions not in the project are installed once into $PROCTOR_CLAUDE_CACHE (default ~/.cache/proctor/claude-code)",
     },
-    examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml"],
+    examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",
+  },
+  bisect: {
+    about:
+      "Find the first claude version where an eval's pass rate changed: a binary search over the published versions between --from and --to (each installed once into the cache), a few trials a step. Each step prints its rates and Fisher p-values against both ends; a step the trials cannot decide is topped up, then put on the nearer side and marked uncertain. The conclusion states its confidence (a Bonferroni bound over the deciding tests) and assumes one change between the ends.",
+    options: {
+      eval: "the eval to bisect, when the file holds several",
+      from: "the old end: a published version where the eval behaved the old way",
+      to: "the new end: a published version, or latest",
+      versions: "bisect over exactly these, oldest first (versions or binary paths), instead of --from/--to",
+      check: "the check to follow (default: the one whose rate differs most significantly between the ends)",
+      trials: "trials per version per round (default 5)",
+      "max-trials": "the most trials one version gets while its step is undecided (default 4 × --trials)",
+      alpha: "significance level of each step's test (default 0.05)",
+      mock: "run the mock tier (default: mock, else replay, else real)",
+      replay: "run the replay tier",
+      real: "run the real-API tier (costs money at every step)",
+    },
+    examples: ["npx proctor bisect evals/guard.eval.ts --eval \"guard blocks rm -rf\" --from 2.1.197 --to latest"],
+    exit: "0 found, every step decided · 1 no significant change between the ends, or a step stayed uncertain · 2 bad input",
   },
   export: {
     about: "Write eval files as a promptfoo config that runs the same prompts and checks through proctor's provider and assertion.",

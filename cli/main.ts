@@ -16,6 +16,7 @@ const COMMANDS: CommandTable = {
   baseline: { summary: "baseline --update|--check BASELINE REPORT.json…  record or gate on measured rates", load: () => import("./commands/baseline.js") },
   merge: { summary: "merge REPORT.json… [-o OUT] [--check]  combine shard reports exactly (counts add, intervals recomputed)", load: () => import("./commands/merge.js") },
   run: { summary: "run [EVAL_FILES…] [--mock|--real] [--trials N] [--junit F] [--json F] [--baseline F]  measure evals and gate them", load: () => import("./commands/run.js") },
+  bisect: { summary: "bisect EVAL_FILE --from V --to V|latest [--check LABEL] [--trials N]  the first claude version where an eval's rate changed", load: () => import("./commands/bisect.js") },
   export: { summary: "export promptfoo EVAL_FILES… [-o FILE] [--real]  eval files as a promptfoo config", load: () => import("./commands/export.js") },
   replay: { summary: "replay RECORDING [--plugin DIR] [--fixture DIR] [--stop-at-first]  replay a recorded run on the real binary; show where it diverges", load: () => import("./commands/replay.js") },
   sessions: { summary: "sessions [DIR]                  list Claude Code sessions (~/.claude/projects) to check, show or replay", load: () => import("./commands/sessions.js") },

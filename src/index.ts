@@ -29,9 +29,11 @@ export type {
   TraceSource,
   RunProblem,
   RunOutcome,
+  RunSegment,
   DeniedBy,
   Divergence,
   ReplayRecord,
+  VersionDrift,
 } from "./trace/types.js";
 export { validateTrace } from "./trace/schema.js";
 export { parseTranscript, readTranscript } from "./trace/transcript.js";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHarness, runReplay, type HarnessSpec } from "../../harness/index.js";
 import { evalChecks, readTranscript, replayMatches, type Trace } from "../../src/index.js";
 import { proctor } from "../helpers/cli.js";
-import { atLeast } from "../helpers/claude-version.js";
+import { atLeast, claudeVersion } from "../helpers/claude-version.js";
 
 const examples = new URL("../../examples", import.meta.url).pathname;
 const base = { cwd: examples, fixture: "./fixtures/app", plugins: ["./plugin"] } as const;
@@ -64,7 +64,7 @@ describe("runReplay on the real binary", () => {
     expect(calls(trace)).toEqual(calls(recorded));
     expect(trace.subagents.map((s) => [s.id, s.type, answer(s.output)])).toEqual(recorded.subagents.map((s) => [s.id, s.type, answer(s.output)]));
     expect(answer(trace.subagents[0]?.output)).toBe("Looks fine.");
-    expect(trace.replay).toEqual({ recording, divergences: [], stoppedEarly: false });
+    expect(trace.replay).toEqual({ recording, divergences: [], stoppedEarly: false, versions: { recorded: claudeVersion(), now: claudeVersion() } });
     expect(evalChecks(trace, [replayMatches()])[0].pass).toBe(true);
   });
 
