@@ -28,7 +28,7 @@ export const editWithoutRead = defineEval({
   mock: {
     ...workspace,
     prompt: "Change Keep to Kept in notes.txt.",
-    script: { turns: [{ tools: [{ name: "Edit", input: { file_path: "notes.txt", old_string: "Keep", new_string: "Kept" } }] }, { text: "Done." }] },
+    script: { turns: [{ tools: [{ name: "Edit", input: { file_path: "notes.txt", old_string: "Keep", new_string: "Kept" } }] }, { text: "Summary: done." }] },
   },
   checks: [toolStatus("Edit", "success")],
   trials: 5,

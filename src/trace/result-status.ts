@@ -35,6 +35,34 @@ export interface DenialEvidence {
   readonly listed: boolean;
   /** A recorded PreToolUse hook event blocked this very call. */
   readonly hookBlocked: boolean;
+  /** Who the CLI itself said decided the denial (claude ≥ 2.1.3xx: `system/permission_denied`, `tool_result_meta`). */
+  readonly decidedBy?: ToolCall["deniedBy"];
+}
+
+/**
+ * Who denied a call, from the CLI's own attribution: a `permission_denied` event's
+ * `decision_reason_type` or a result's `permission_decision.source`. Undefined for a word proctor
+ * does not know (the result's wording then decides, as before).
+ */
+export function denierOf(reason: string): ToolCall["deniedBy"] | undefined {
+  switch (reason) {
+    case "hook":
+      return "hook";
+    case "rule":
+    case "mode":
+    case "config":
+    case "workingDir":
+    case "user":
+    case "permissionPrompt":
+      return "permission";
+    case "safetyCheck":
+      return "builtin";
+    case "sandbox":
+    case "sandboxOverride":
+      return "sandbox";
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -56,6 +84,7 @@ export function toolResultStatus(result: string, isError: boolean, evidence: Den
 function cliStatus(result: string, isError: boolean, evidence: DenialEvidence): ResultStatus {
   if (!isError) return { status: "success" };
   if (evidence.hookBlocked || HOOK_DENIAL.test(result)) return { status: "denied", deniedBy: "hook" };
+  if (evidence.decidedBy) return { status: "denied", deniedBy: evidence.decidedBy };
   if (PERMISSION_DENIAL.test(result)) return { status: "denied", deniedBy: "permission" };
   if (BUILTIN_DENIAL.test(result)) return { status: "denied", deniedBy: "builtin" };
   if (evidence.listed) return { status: "denied", deniedBy: "unknown" };

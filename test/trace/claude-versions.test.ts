@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
-import { advertised, evaluateChecks, readTranscript, replyCount, subagent, tokens, turns, type Check, type Trace } from "../../src/index.js";
+import { advertised, evaluateChecks, parseTranscript, readTranscript, replyCount, subagent, tokens, turns, type Check, type Trace } from "../../src/index.js";
 import { lethalTrifecta, purity } from "../../src/safety.js";
 import { recordRequest } from "../../mock-model/run/flatten.js";
 import { runHook } from "../../harness/index.js";
@@ -112,5 +112,32 @@ describe("deferred tools (claude 2.1.332 names them in a message for ToolSearch)
     vexpect(await passes(trace, advertised("WebFetch"))).toBe(true);
     vexpect(await passes(trace, advertised("mcp__gh__*"))).toBe(true);
     vexpect(await passes(trace, advertised("DeferredToolPlaceholder"))).toBe(false);
+  });
+});
+
+describe("who denied a call, as claude 2.1.332 says it (system/permission_denied, tool_result_meta)", () => {
+  it("attributes a command needing approval and a path outside the work dir to the permission system", () => {
+    const t = read("pd332");
+    vexpect(t.toolCalls.map((c) => [c.name, c.status, c.deniedBy])).toEqual([
+      ["Bash", "denied", "permission"],
+      ["Write", "denied", "permission"],
+    ]);
+  });
+
+  it("reads each reason type the CLI names, and leaves an unknown one to the result's wording", () => {
+    const line = (type: string | undefined, result: string) =>
+      [
+        JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "x" } }] } }),
+        JSON.stringify({ type: "system", subtype: "permission_denied", tool_use_id: "t1", ...(type ? { decision_reason_type: type } : {}) }),
+        JSON.stringify({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t1", content: result, is_error: true }] } }),
+        JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "ok", num_turns: 1 }),
+      ].join("\n");
+    const by = (type: string | undefined, result = "refused") => parseTranscript(line(type, result)).toolCalls[0]!.deniedBy;
+    vexpect(by("hook")).toBe("hook");
+    vexpect(by("rule")).toBe("permission");
+    vexpect(by("workingDir")).toBe("permission");
+    vexpect(by("safetyCheck")).toBe("builtin");
+    vexpect(by(undefined)).toBe("permission");
+    vexpect(by("somethingNew")).toBe("permission");
   });
 });

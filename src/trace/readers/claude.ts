@@ -8,7 +8,7 @@
 import { interpretHookOutput } from "../../hook/interpret.js";
 import { tieDenyingHooks } from "../denying-hooks.js";
 import { filesFromCalls } from "../files-from-calls.js";
-import { toolResultStatus } from "../result-status.js";
+import { denierOf, toolResultStatus } from "../result-status.js";
 import { MAIN_AGENT, type HookEvent, type Reply, type RunProblem, type RunOutcome, type SkillActivation, type SubagentRun, type ToolCall, type ToolStatus, type Trace, type TraceSource, type Usage } from "../types.js";
 import { isRecord } from "../../util/narrow.js";
 import { handBackText, launchedInBackground, noticeStatus, outcomeOf, readTaskNotice, resultError, segmentOf, sumTurns, sumUsage, type TaskNotice } from "./claude-segments.js";
@@ -93,6 +93,8 @@ export interface ClaudeReadState {
   readonly unanswered: Set<number>;
   /** The main agent got input (a tool result, a prompt) and has not answered it yet. */
   awaitingMain: boolean;
+  /** Who the CLI said denied a call, by call id (claude ≥ 2.1.3xx). */
+  readonly deniers: Map<string, NonNullable<ToolCall["deniedBy"]>>;
   /** Background tasks' ends by the call that started them. */
   readonly notices: Map<string, TaskNotice>;
   /** Each subagent's latest text message: its answer when the run ends before the notification. */
@@ -147,6 +149,7 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
     unanswered: new Set(),
     awaitingMain: false,
     notices: new Map(),
+    deniers: new Map(),
     agentTexts: new Map(),
     syntheticError: undefined,
     events: 0,
@@ -277,6 +280,7 @@ function readToolResults(state: ClaudeReadState, event: Json): void {
     if (call.result === undefined) call.named.pending--;
     call.result = flattenContent(block.content);
     call.isError = block.is_error === true;
+    keepDecision(state, event.tool_result_meta, call.id);
     if (launchedInBackground(event.tool_use_result)) call.background = true;
     else if (SUBAGENT_TOOLS.has(call.name)) call.handBack = handBackText(event.tool_use_result);
   }
@@ -338,6 +342,24 @@ function readResult(state: ClaudeReadState, event: Json): void {
   state.results.push(event);
 }
 
+/** A result's `tool_result_meta` entry for the call: who decided its denial, when the CLI said. */
+function keepDecision(state: ClaudeReadState, meta: unknown, callId: string): void {
+  if (!Array.isArray(meta) || state.deniers.has(callId)) return;
+  for (const m of meta as unknown[]) {
+    if (!isRecord(m) || m.id !== callId || !isRecord(m.permission_decision) || m.permission_decision.decision !== "reject") continue;
+    const by = denierOf(String(m.permission_decision.source));
+    if (by) state.deniers.set(callId, by);
+  }
+}
+
+/** `system/permission_denied`: the permission system refused a call, and (often) why. */
+function readPermissionDenied(state: ClaudeReadState, event: Json): void {
+  if (typeof event.tool_use_id !== "string") return;
+  // The event itself is the permission system's word; its reason type says who decided.
+  const by = typeof event.decision_reason_type === "string" ? denierOf(event.decision_reason_type) : undefined;
+  state.deniers.set(event.tool_use_id, by ?? "permission");
+}
+
 /** `system/task_notification`: a background task ended; its summary is its answer. */
 function readTaskNotification(state: ClaudeReadState, event: Json): void {
   const read = readTaskNotice(event);
@@ -350,6 +372,7 @@ const SYSTEM_READERS: ReadonlyMap<string, LineReader> = new Map<string, LineRead
   ["hook_started", readHookStarted],
   ["hook_response", readHookResponse],
   ["task_notification", readTaskNotification],
+  ["permission_denied", readPermissionDenied],
 ]);
 
 /** Which reader takes a line, by its `type`; other types carry nothing a check reads today. */
@@ -407,7 +430,7 @@ export function finishTrace(state: ClaudeReadState): Trace {
   const { calls, result, errors, source } = state;
   const hooks = settleHooks(state);
   const denials = new Set<string>((Array.isArray(result?.permission_denials) ? (result.permission_denials as unknown[]) : []).map((d) => String(isRecord(d) ? d.tool_use_id : undefined)));
-  const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials));
+  const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials, state.deniers));
   const { subagents, skills } = readSpawns(state, toolCalls);
 
   const replies: Reply[] = [];
@@ -537,13 +560,14 @@ function subagentEnd(state: ClaudeReadState, c: ToolCall): { output?: string; st
   return { ...(output !== undefined ? { output } : {}), status: c.status };
 }
 
-function finishCall(c: ReadingCall, denials: ReadonlySet<string>): ToolCall {
+function finishCall(c: ReadingCall, denials: ReadonlySet<string>, deniers: ReadonlyMap<string, NonNullable<ToolCall["deniedBy"]>>): ToolCall {
   let status: ToolStatus;
   let deniedBy: ToolCall["deniedBy"];
   let effects: readonly unknown[] | undefined;
   if (c.result === undefined) status = "pending";
   else {
-    const s = toolResultStatus(c.result, c.isError === true, { listed: denials.has(c.id), hookBlocked: c.denyingHook !== undefined });
+    const decidedBy = deniers.get(c.id);
+    const s = toolResultStatus(c.result, c.isError === true, { listed: denials.has(c.id), hookBlocked: c.denyingHook !== undefined, ...(decidedBy ? { decidedBy } : {}) });
     status = s.status;
     deniedBy = s.deniedBy;
     effects = s.effects;
