@@ -122,6 +122,20 @@ function toStreamEvent(e: Json, parent: string | null, sessionId: string): Json 
   return { type: "user", message: { role: "user", content }, parent_tool_use_id: parent, session_id: sessionId };
 }
 
+/**
+ * A background task's end as the log keeps it (claude ≥ 2.1.3xx: a user line `<task-notification>`
+ * naming the call, its status and result), as the stream's `system/task_notification` event.
+ */
+function taskNotification(e: Json, sessionId: string): Json | undefined {
+  const content = (e.message as Json | undefined)?.content;
+  if (e.type !== "user" || typeof content !== "string" || !content.startsWith("<task-notification>")) return undefined;
+  const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(content)?.[1];
+  const toolUseId = tag("tool-use-id");
+  if (toolUseId === undefined) return undefined;
+  const result = tag("result");
+  return { type: "system", subtype: "task_notification", tool_use_id: toolUseId, status: tag("status") ?? "unknown", ...(result !== undefined ? { summary: result } : {}), session_id: sessionId };
+}
+
 /** The text of an assistant message's blocks, for the final result. */
 function assistantText(e: Json): string {
   const content = (e.message as Json | undefined)?.content;
@@ -182,8 +196,9 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
     const lines = byDispatch.get(toolUseId);
     if (!lines || placed.has(toolUseId)) return;
     placed.add(toolUseId);
+    // A subagent's tokens are not the main agent's: claude's result line counts the main agent's
+    // alone, and so does this (the cost, where the log keeps it, is the whole session's).
     for (const e of lines) {
-      if (e.type === "assistant") addUsage(usage, seenMessages, e);
       const event = toStreamEvent(e, toolUseId, sessionId);
       if (event) events.push(event);
     }
@@ -193,7 +208,15 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
   let assistantMessages = 0;
   let lastMessageId: unknown;
   let last: Json | undefined;
+  let costUsd: number | undefined;
   for (const e of main) {
+    // claude ≥ 2.1.3xx keeps the session's running cost; the last one is the session's.
+    if (e.type === "cost-state" && typeof e.totalCostUSD === "number") costUsd = e.totalCostUSD;
+    const notice = taskNotification(e, sessionId);
+    if (notice) {
+      events.push(notice);
+      continue;
+    }
     if (e.type === "user" && !promptSkipped && !isToolResultLine(e)) {
       promptSkipped = true; // `claude -p` prints no event for its own prompt
       continue;
@@ -248,6 +271,7 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
       num_turns: assistantMessages,
       ...(duration !== undefined && Number.isFinite(duration) ? { duration_ms: duration } : {}),
       usage,
+      ...(costUsd !== undefined ? { total_cost_usd: costUsd } : {}),
       session_id: sessionId,
     });
   }

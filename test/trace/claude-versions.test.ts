@@ -141,3 +141,20 @@ describe("who denied a call, as claude 2.1.332 says it (system/permission_denied
     vexpect(by("somethingNew")).toBe("permission");
   });
 });
+
+describe("the session log and the stream of the same background-subagent run (claude 2.1.332)", () => {
+  it("agree on turns, the main agent's tokens, the cost, the subagent's answer and the output", () => {
+    const stream = read("session-bg332.stream");
+    const log = readTranscript(path.join(DIR, "session-bg332", "4ab8c696-bb59-40cc-8ae5-48c57f84e331"));
+    const facts = (t: Trace) => ({
+      turns: t.turns,
+      tokens: [t.usage?.inputTokens, t.usage?.outputTokens],
+      cost: t.usage?.costUsd,
+      subagents: t.subagents.map((s) => [s.type, s.output, s.status, s.calls.length]),
+      output: t.output,
+      calls: t.toolCalls.map((c) => [c.id, c.name, c.status, c.agent]),
+    });
+    vexpect(facts(log)).toEqual(facts(stream));
+    vexpect(facts(stream)).toMatchObject({ turns: 3, tokens: [700, 60], subagents: [["reviewer", "The password is hunter2.", "success", 1]] });
+  });
+});
