@@ -21,7 +21,7 @@ export interface WordingChange {
 export const KNOWN_WORDING_CHANGES: readonly WordingChange[] = [
   {
     id: "hook-deny-prefix",
-    since: "2.1.303",
+    since: "2.1.281",
     description: "a PreToolUse hook's deny reason reaches the model prefixed `PreToolUse:<Tool> hook error: `",
     normalise: (text) => text.replace(/^(<tool_use_error>)?PreToolUse:[\w.:-]+ hook error: /, "$1"),
   },
