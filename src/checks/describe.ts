@@ -35,10 +35,27 @@ export function quote(text: string, max = 160): string {
  * without its result line may have been about to do the very thing a negative check forbids.
  */
 export function absenceUnprovable(trace: Trace): string | undefined {
-  if (trace.complete) return undefined;
-  const why = trace.errors.find((e) => e.kind !== "malformed-line")?.message ?? "the run ended without a final result";
-  return `the trace is incomplete (${why}), so it cannot show that something did not happen`;
+  if (!trace.complete) {
+    const why = trace.errors.find((e) => e.kind !== "malformed-line")?.message ?? "the run ended without a final result";
+    return `the trace is incomplete (${why}), so it cannot show that something did not happen`;
+  }
+  const unhealthy = trace.errors.find((e) => Object.hasOwn(NOT_AS_DESIGNED, e.kind));
+  if (unhealthy) return `the run did not happen as designed (${unhealthy.message}), so it cannot show that something did not happen: ${NOT_AS_DESIGNED[unhealthy.kind]}`;
+  return undefined;
 }
+
+/**
+ * Run problems after which a complete-looking trace still proves no absence: the run asked for did
+ * not happen (a plugin or MCP server missing, the model never asked), or the record may miss calls.
+ * Each with what to do.
+ */
+const NOT_AS_DESIGNED: Readonly<Record<string, string>> = Object.freeze({
+  "plugin-not-loaded": "fix the plugin so claude loads it (claude plugin validate DIR)",
+  "mcp-server-failed": "make the MCP server start (run its command by hand; give absolute paths in the MCP config)",
+  "no-model-request": "the model was never asked: find what ended the run first (a slash command's ! preamble, a hook stopping the session)",
+  "no-answer": "the model's last answer never arrived: rerun, or raise the retries",
+  "unknown-event": "this claude wrote an event carrying calls that proctor does not read: update proctor, or file the event",
+});
 
 /** `matching {"command":/rm/}` or an empty string when there is no matcher. */
 export function describeMatcher(args: unknown): string {

@@ -8,7 +8,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
-import { advertised, evaluateChecks, parseTranscript, readTranscript, replyCount, subagent, tokens, turns, type Check, type Trace } from "../../src/index.js";
+import { advertised, evaluateChecks, notTool, parseTranscript, readTranscript, replyCount, subagent, tokens, turns, type Check, type Trace } from "../../src/index.js";
+
+const notToolBash = notTool("Bash");
 import { lethalTrifecta, purity } from "../../src/safety.js";
 import { recordRequest } from "../../mock-model/run/flatten.js";
 import { runHook } from "../../harness/index.js";
@@ -156,5 +158,26 @@ describe("the session log and the stream of the same background-subagent run (cl
     });
     vexpect(facts(log)).toEqual(facts(stream));
     vexpect(facts(stream)).toMatchObject({ turns: 3, tokens: [700, 60], subagents: [["reviewer", "The password is hunter2.", "success", 1]] });
+  });
+});
+
+describe("stream shapes proctor does not know", () => {
+  const init = JSON.stringify({ type: "system", subtype: "init", claude_code_version: "9.9.9", tools: ["Bash"] });
+  const end = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", num_turns: 1 });
+  const reply = JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "text", text: "done" }] } });
+
+  it("a new line type carrying calls fails closed, naming the claude version and the line", async () => {
+    const hidden = JSON.stringify({ type: "assistant_v2", message: { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "rm -rf /" } }] } });
+    const t = parseTranscript([init, hidden, reply, end].join("\n"));
+    vexpect(t.errors).toEqual([{ kind: "unknown-event", line: 2, message: vexpect.stringMatching(/^claude 9\.9\.9 wrote a "assistant_v2" line carrying tool calls/) }]);
+    const [verdict] = await evaluateChecks(t, [notToolBash]);
+    vexpect(verdict!.pass).toBe(false);
+    vexpect(verdict!.message).toMatch(/did not happen as designed/);
+  });
+
+  it("a new line type carrying no calls is harmless", async () => {
+    const t = parseTranscript([init, JSON.stringify({ type: "rate_limit_event", info: {} }), reply, end].join("\n"));
+    vexpect(t.errors).toEqual([]);
+    vexpect((await evaluateChecks(t, [notToolBash]))[0]!.pass).toBe(true);
   });
 });

@@ -392,7 +392,24 @@ export function readClaudeEvent(state: ClaudeReadState, event: unknown, line: nu
   // An array is skipped like any other line without a "type".
   if (!isRecord(event) || typeof event.type !== "string") return;
   state.events++;
-  READERS.get(event.type)?.(state, event, line);
+  const reader = READERS.get(event.type);
+  if (reader) reader(state, event, line);
+  else if (carriesCalls(event)) {
+    // A new kind of line is harmless unless it carries calls or results this reader would miss.
+    state.errors.push({ kind: "unknown-event", line, message: `claude ${state.source.agentVersion ?? "(version unknown)"} wrote a "${event.type}" line carrying tool calls or results that proctor does not read (line ${line}): the Trace may miss calls` });
+  }
+}
+
+/** Did the model say anything (a message not written by the CLI itself)? */
+function modelSpoke(state: ClaudeReadState): boolean {
+  for (const m of state.messages.values()) if (typeof m === "number" || !m.synthetic) return true;
+  return false;
+}
+
+/** Does a line of an unknown type hold tool_use or tool_result blocks? */
+function carriesCalls(event: Json): boolean {
+  const content = field(event.message, "content");
+  return Array.isArray(content) && (content as unknown[]).some((b) => isRecord(b) && (b.type === "tool_use" || b.type === "tool_result"));
 }
 
 /** Record a line that did not parse. A damaged event is still a sign of a transcript; prose or a log is not. */
@@ -459,6 +476,9 @@ export function finishTrace(state: ClaudeReadState): Trace {
       outcome ??= { ...last, isError: true };
     }
     outcome ??= last;
+    if (!last.isError && !modelSpoke(state)) {
+      errors.push({ kind: "no-model-request", message: "claude ended the run without the model saying anything: the model was never asked (a slash command's ! preamble that failed, or a hook that stopped the session, ends a run before the first request)" });
+    }
     usage = results.length > 1 ? sumUsage(results) : readUsage(result);
   } else {
     if (state.events === 0) errors.push({ kind: NOT_A_TRANSCRIPT, message: 'no line is a transcript event (a JSON object with a "type", or a damaged one); this is not claude stream-json output' });
@@ -470,6 +490,9 @@ export function finishTrace(state: ClaudeReadState): Trace {
     });
   }
 
+  for (const server of source.mcpServers ?? []) {
+    if (server.status === "failed") errors.push({ kind: "mcp-server-failed", message: `the MCP server "${server.name}" failed to start (init lists it as failed), so none of its tools were there to call` });
+  }
   const turns = turnsOf(results);
   // The calls' ids are callsById's keys: no second set of them.
   const ids = state.callsById;
