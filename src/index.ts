@@ -50,7 +50,7 @@ export type { DeniedOptions, DeniedByOption } from "./checks/denied.js";
 export { toolStatus } from "./checks/tool-status.js";
 export { output, eachReply, replyCount, received, turns } from "./checks/text.js";
 export { hookFired, skill } from "./checks/run.js";
-export { wrote, didNotWrite, wroteOnly } from "./checks/files.js";
+export { wrote, deleted, didNotWrite, wroteOnly } from "./checks/files.js";
 export { subagent } from "./checks/subagent.js";
 export { cost, latency, tokens, inputTokens, outputTokens, cacheTokens } from "./checks/resources.js";
 export type { UsageTrace } from "./checks/resources.js";

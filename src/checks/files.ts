@@ -40,13 +40,16 @@ function listChanges(changes: readonly FileChange[], max = 10): string {
 const NO_SNAPSHOT =
   "only Write/Edit calls are known, not what Bash or an MCP server wrote — run it through runHarness, which snapshots the work dir";
 
-/** The agent wrote (or left) a file at this path in the work dir (a glob also works). */
+/**
+ * The run changed the work dir at this path — created, modified or deleted a file (a glob also
+ * works): the exact complement of `didNotWrite`. `deleted(path)` asks for a deletion alone.
+ */
 export function wrote(path: string): Check<Trace> {
   requireName("wrote", "path", path);
   return defineTraceCheck("wrote", { path }, (trace) => {
     if (!trace.files) return { pass: false, message: `expected ${path} to be written; the trace has no file record`, expected: path };
     const match = pathMatcher(path, trace.source.cwd);
-    const hit = trace.files.changes.find((c) => c.change !== "deleted" && match(c.path));
+    const hit = trace.files.changes.find((c) => match(c.path));
     if (hit) return { pass: true, message: `${hit.path} was ${hit.change}` };
     return {
       pass: false,
@@ -54,6 +57,19 @@ export function wrote(path: string): Check<Trace> {
       expected: path,
       actual: trace.files.changes.map((c) => c.path),
     };
+  });
+}
+
+/** The run deleted a file at this path (a glob also works). */
+export function deleted(path: string): Check<Trace> {
+  requireName("deleted", "path", path);
+  return defineTraceCheck("deleted", { path }, (trace) => {
+    if (!trace.files) return { pass: false, message: `expected ${path} to be deleted; the trace has no file record`, expected: path };
+    const match = pathMatcher(path, trace.source.cwd);
+    const hit = trace.files.changes.find((c) => match(c.path));
+    if (hit?.change === "deleted") return { pass: true, message: `${hit.path} was deleted` };
+    const what = hit ? `it was ${hit.change}, not deleted` : listChanges(trace.files.changes);
+    return { pass: false, message: `expected ${path} to be deleted; ${what}${trace.files.source === "tool-calls" ? ` (${NO_SNAPSHOT})` : ""}`, expected: path, actual: trace.files.changes.map((c) => c.path) };
   });
 }
 

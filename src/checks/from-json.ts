@@ -13,7 +13,7 @@ import { mcp, notTool, onlyTools, tool, toolCount, toolWith } from "./tools.js";
 import { denied } from "./denied.js";
 import { eachReply, replyCount, output, received, turns } from "./text.js";
 import { hookFired, skill } from "./run.js";
-import { didNotWrite, wrote, wroteOnly } from "./files.js";
+import { deleted, didNotWrite, wrote, wroteOnly } from "./files.js";
 import { subagent } from "./subagent.js";
 import { cacheTokens, cost, inputTokens, latency, outputTokens, tokens } from "./resources.js";
 import { judged } from "./judged.js";
@@ -192,6 +192,7 @@ const BUILDERS = new Map<string, Builder>([
   ["turns", (r) => turns(bounds(r))],
   ["wrote", (r) => wrote(r.string("path"))],
   ["didNotWrite", (r) => didNotWrite(r.string("path"))],
+  ["deleted", (r) => deleted(r.string("path"))],
   ["wroteOnly", (r) => wroteOnly(r.strings("paths"))],
   [
     "subagent",

@@ -85,3 +85,21 @@ export function editDistance(a: string, b: string): number {
   }
   return at(prev, b.length);
 }
+
+/**
+ * Does a skill or subagent `name` as the run recorded it answer to `id`? `plugin:name` matches
+ * exactly; a bare `name` also matches any plugin's `plugin:name`, as Claude Code resolves it.
+ */
+export function answersTo(id: string, name: string): boolean {
+  return name === id || (!id.includes(":") && name.endsWith(`:${id}`));
+}
+
+/**
+ * The distinct recorded names a bare `id` matched, when they are more than one and none is `id`
+ * itself: two plugins' `a:x` and `b:x` for `x` — ambiguous, so a check says so instead of guessing.
+ */
+export function ambiguousNames(id: string, names: Iterable<string>): string[] | undefined {
+  const hits = new Set<string>();
+  for (const n of names) if (answersTo(id, n)) hits.add(n);
+  return hits.size > 1 && !hits.has(id) ? [...hits].sort() : undefined;
+}

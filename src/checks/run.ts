@@ -2,6 +2,7 @@
 import type { Trace } from "../trace/types.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { requireName } from "./validate.js";
+import { ambiguousNames, answersTo } from "./names.js";
 
 /** A hook fired for this event (`"PreToolUse"`, `"Stop"`) or this exact hook name (`"PreToolUse:Bash"`). */
 export function hookFired(event: string): Check<Trace> {
@@ -27,9 +28,10 @@ export function hookFired(event: string): Check<Trace> {
 /** A skill resolved to this id without erroring. `plugin:name` matches exactly; a bare `name` also matches `anyplugin:name`. */
 export function skill(id: string): Check<Trace> {
   requireName("skill", "id", id);
-  const matches = (name: string) => name === id || (!id.includes(":") && name.endsWith(`:${id}`));
   return defineTraceCheck("skill", { id }, (trace) => {
-    const runs = trace.skills.filter((s) => matches(s.name));
+    const ambiguous = ambiguousNames(id, trace.skills.map((s) => s.name));
+    if (ambiguous) return { pass: false, message: `skill ${id} is ambiguous: the run had ${ambiguous.join(" and ")}; name the one you mean`, expected: id, actual: ambiguous };
+    const runs = trace.skills.filter((s) => answersTo(id, s.name));
     const ok = runs.find((s) => s.status === "success");
     if (ok) return { pass: true, message: `skill ${ok.name} resolved at #${ok.callIndex}`, callIndex: ok.callIndex };
     const [first] = runs;

@@ -3,9 +3,10 @@ import type { Trace } from "../trace/types.js";
 import { subagentView } from "../trace/scope.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { InvalidCheckError, requireName } from "./validate.js";
+import { ambiguousNames, answersTo } from "./names.js";
 
 /**
- * The named subagent ran and EVERY run of it passed every nested check (a safety check inside
+ * The named subagent ran (a bare name also matches a plugin's `plugin:name`) and EVERY run of it passed every nested check (a safety check inside
  * must hold for each dispatch, not just one). Nested checks see the subagent's scoped view.
  */
 export function subagent(name: string, checks: readonly Check<Trace>[]): Check<Trace> {
@@ -19,7 +20,9 @@ export function subagent(name: string, checks: readonly Check<Trace>[]): Check<T
     "subagent",
     { name },
     (trace) => {
-      const runs = trace.subagents.filter((s) => s.type === name);
+      const ambiguous = ambiguousNames(name, trace.subagents.map((s) => s.type));
+      if (ambiguous) return { pass: false, message: `subagent ${name} is ambiguous: the run had ${ambiguous.join(" and ")}; name the one you mean`, expected: name, actual: ambiguous };
+      const runs = trace.subagents.filter((s) => answersTo(name, s.type));
       if (runs.length === 0) {
         const ran = trace.subagents.map((s) => s.type);
         return {

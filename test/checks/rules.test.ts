@@ -1,7 +1,7 @@
 /** The documented rules each check must honour — fail-closed cases above all. */
 import { describe, expect as vexpect, it } from "vitest";
 import {
-  cost, custom, denied, latency, tokens, didNotWrite, eachReply, judged, notTool, onlyTools, received, replyCount, skill, subagent,
+  cost, custom, denied, latency, tokens, deleted, didNotWrite, eachReply, judged, notTool, onlyTools, received, replyCount, skill, subagent,
   tool, toolCount, toolWith, trajectory, turns, wrote, wroteOnly, type Trace,
 } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
@@ -111,10 +111,11 @@ describe("files", () => {
     vexpect(wrote("/work/src/a.ts").eval(t).pass).toBe(true);
     vexpect(didNotWrite("/work/src/a.ts").eval(t).pass).toBe(false);
   });
-  it("a deletion counts as writing for didNotWrite, not as having written for wrote", () => {
+  it("a deletion is a change: didNotWrite fails, wrote and deleted hold (one of the pair always holds)", () => {
     const t = makeTrace({ files: { source: "snapshot", changes: [{ path: "keep.txt", change: "deleted" }] } });
     vexpect(didNotWrite("keep.txt").eval(t).pass).toBe(false);
-    vexpect(wrote("keep.txt").eval(t).pass).toBe(false);
+    vexpect(wrote("keep.txt").eval(t).pass).toBe(true);
+    vexpect(deleted("keep.txt").eval(t).pass).toBe(true);
   });
   it("wroteOnly needs a snapshot even when every known change is inside", () => {
     vexpect(wroteOnly(["out.txt"]).eval(fromCalls).pass).toBe(false);
@@ -143,6 +144,25 @@ describe("subagent", () => {
   it("scopes nested checks to the subagent's own calls", () => {
     vexpect(subagent("Explore", [notTool("Agent")]).eval(t).pass).toBe(true);
     vexpect(subagent("Explore", [tool("Read")]).eval(t).pass).toBe(false); // run 2 never read
+  });
+  it("a bare name matches a plugin's subagent as skill() does; two plugins' same name are ambiguous, not guessed", () => {
+    const one = (type: string, id: string) => ({ id, type, prompt: "p", calls: [], output: "ok", status: "success" as const });
+    const qualified = makeTrace({ calls: [{ id: "q1", name: "Agent", input: { subagent_type: "feature-dev:code-explorer", prompt: "p" } }], subagents: [one("feature-dev:code-explorer", "q1")] });
+    vexpect(subagent("code-explorer", [notTool("Bash")]).eval(qualified).pass).toBe(true);
+    vexpect(subagent("feature-dev:code-explorer", [notTool("Bash")]).eval(qualified).pass).toBe(true);
+    vexpect(subagent("other:code-explorer", [notTool("Bash")]).eval(qualified).pass).toBe(false);
+    vexpect(subagent("explorer", [notTool("Bash")]).eval(qualified).pass).toBe(false);
+    const two = makeTrace({
+      calls: [
+        { id: "q1", name: "Agent", input: { subagent_type: "a:rev", prompt: "p" } },
+        { id: "q2", name: "Agent", input: { subagent_type: "b:rev", prompt: "p" } },
+      ],
+      subagents: [one("a:rev", "q1"), one("b:rev", "q2")],
+    });
+    const r = subagent("rev", [notTool("Bash")]).eval(two);
+    vexpect(r.pass).toBe(false);
+    vexpect(r.message).toBe("subagent rev is ambiguous: the run had a:rev and b:rev; name the one you mean");
+    vexpect(subagent("a:rev", [notTool("Bash")]).eval(two).pass).toBe(true);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect as vexpect, it } from "vitest";
 import {
-  allowed, blocked, cacheTokens, cost, custom, denied, didNotWrite, eachReply, hookFired, inputTokens, judged,
+  allowed, blocked, cacheTokens, cost, custom, denied, deleted, didNotWrite, eachReply, hookFired, inputTokens, judged,
   latency, mcp, notTool, onlyTools, output, outputTokens, received, replyCount, skill, subagent, tokens, tool,
   toolCount, toolWith, trajectory, turns, wrote, wroteOnly, type Check, type HookRunResult, type Trace,
 } from "../../src/index.js";
@@ -90,6 +90,12 @@ const cases: Case[] = [
     check: wrote("out.txt"),
     pass: makeTrace({ files: { source: "snapshot", changes: [{ path: "out.txt", change: "created" }] } }),
     fail: makeTrace({ files: { source: "snapshot", changes: [{ path: "notes.md", change: "modified" }] } }),
+  },
+  {
+    name: "deleted",
+    check: deleted("old.txt"),
+    pass: makeTrace({ files: { source: "snapshot", changes: [{ path: "old.txt", change: "deleted" }] } }),
+    fail: makeTrace({ files: { source: "snapshot", changes: [{ path: "old.txt", change: "modified" }] } }),
   },
   {
     name: "didNotWrite",
