@@ -5,6 +5,7 @@ import { formatValue } from "../match/codec.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable, describeMatcher, describeRange, listCalls, summarizeTools } from "./describe.js";
 import { unknownToolName } from "./names.js";
+import { parsePermissionRule, rulesAllowCall, ruleToolMatches } from "./permission-rules.js";
 import { requireBounds, requireMatcher, requireName, requireNames } from "./validate.js";
 import { at } from "../util/narrow.js";
 
@@ -31,7 +32,9 @@ export function unknownNameVerdict(kind: string, trace: Trace, names: readonly s
   return undefined;
 }
 
-/** `Bash(git:*)` → `Bash`: a trace carries base names only. */
+const SHELL_RULE_TOOLS = new Set(["Bash", "Monitor"]);
+
+/** `Bash(git:*)` → `Bash`: the tool a rule names. */
 export function baseToolName(declaration: string): string {
   const paren = declaration.indexOf("(");
   return (paren === -1 ? declaration : declaration.slice(0, paren)).trim();
@@ -133,13 +136,17 @@ export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
 }
 
 /**
- * The agent used only tools drawn from `allowed`. Fails closed on an empty trace. A
- * `Tool(restriction)` declaration is matched by its base name; the restriction itself is not
- * verified (a trace names the tool, not the grant). Spans the whole trace, subagents included.
+ * The agent used only tools drawn from `allowed`, each entry a Claude Code permission rule read as
+ * Claude Code reads it (see permission-rules.ts): `Bash(git add:*)` allows `git add …` and nothing
+ * else, every subcommand of a compound command must be allowed, `Read(./src/**)` allows reads under
+ * src/. Fails closed on an empty trace. Spans the whole trace, subagents included.
  */
 export function onlyTools(allowed: readonly string[]): Check<Trace> {
   requireNames("onlyTools", "allowed", allowed);
-  const bases = allowed.map(baseToolName);
+  const rules = allowed.map(parsePermissionRule);
+  const bases = rules.map((r) => r.tool);
+  // Rules with a specifier are matched call by call; bare tool names once per distinct name.
+  const scoped = rules.some((r) => r.specifier !== undefined);
   return defineTraceCheck("onlyTools", { allowed: [...allowed] }, (trace) => {
     if (trace.toolCalls.length === 0) {
       return {
@@ -151,7 +158,8 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
         actual: [],
       };
     }
-    const unknown = unknownNameVerdict("onlyTools", trace, bases);
+    // `mcp__server` names a server, not a tool: no typo check for it.
+    const unknown = unknownNameVerdict("onlyTools", trace, bases.filter((b) => !b.startsWith("mcp__")));
     if (unknown) return unknown;
     // A run repeats a handful of names thousands of times: each name is matched once.
     const declared = new Map<string, boolean>();
@@ -159,9 +167,10 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
     trace.toolCalls.forEach((call, index) => {
       let inside = declared.get(call.name);
       if (inside === undefined) {
-        inside = bases.some((b) => toolNameMatches(b, call.name));
-        declared.set(call.name, inside);
+        inside = rules.some((r) => r.specifier === undefined && ruleToolMatches(r.tool, call.name));
+        if (inside || !scoped) declared.set(call.name, inside);
       }
+      if (!inside && scoped) inside = rulesAllowCall(rules, call, trace.source.cwd);
       if (!inside) outside.push({ call, index });
     });
     if (outside.length === 0) {
@@ -169,7 +178,7 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
       if (unprovable) return { pass: false, message: `cannot confirm the agent used only [${allowed.join(", ")}]: ${unprovable}` };
       return { pass: true, message: `all ${trace.toolCalls.length} call(s) used declared tools [${allowed.join(", ")}]` };
     }
-    const names = [...new Set(outside.map(({ call }) => call.name))];
+    const names = [...new Set(outside.map(({ call }) => (SHELL_RULE_TOOLS.has(call.name) && typeof call.input.command === "string" ? `${call.name}(${call.input.command})` : call.name)))];
     return {
       pass: false,
       message:

@@ -23,7 +23,7 @@ describe("expect(trace, checks)", () => {
             expected no call to Bash; found 1:
                 #1 Bash {"command":"rm -rf /"} → success
         ✗ onlyTools(["Read"])
-            agent used tool(s) outside its declared set: Bash (declared: Read)
+            agent used tool(s) outside its declared set: Bash(rm -rf /) (declared: Read)
                 #1 Bash {"command":"rm -rf /"} → success
               add the tool to the declaration if it is intended, or find why the agent reached for it
         ✗ tool(Edit)

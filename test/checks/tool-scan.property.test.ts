@@ -14,28 +14,37 @@ import { makeTrace } from "../helpers/trace.js";
 const NAMES = ["Read", "Bash", "Edit", "Write", "mcp__gh__issue", "mcp__gh__pr", "mcp__fs__read", "Agent"];
 const DECLARATIONS = [...NAMES, "*", "mcp__gh__*", "mcp__*", "Bash(git:*)", " Edit ", "Re*"];
 
-/** The oracle's reading of a declaration: `Bash(git:*)` declares Bash; a trailing `*` is any rest. */
-function declares(declaration: string, name: string): boolean {
-  const base = declaration.replace(/\(.*$/s, "").trim();
+const COMMANDS = ["git log", "git", "git push --force origin main", "gitk", "ls -la"];
+
+/**
+ * The oracle's reading of a declaration: `Bash(git:*)` declares Bash commands whose first word is
+ * git (and nothing else); a trailing `*` is any rest of a name.
+ */
+function declares(declaration: string, name: string, command: string): boolean {
+  if (declaration === "Bash(git:*)") return name === "Bash" && command.split(" ")[0] === "git";
+  const base = declaration.trim();
   const pattern = new RegExp(`^${base.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
   // Only a trailing `*` is a glob; a `*` elsewhere is part of the name.
   return base.endsWith("*") || base === "*" ? pattern.test(name) : base === name;
 }
 
-const calls = fc.array(fc.record({ name: fc.constantFrom(...NAMES), agent: fc.constantFrom("main", "a1", "a2") }), { maxLength: 60 });
+/** How a failing verdict names a call: a shell call with its command. */
+const shown = (name: string, command: string) => (name === "Bash" ? `Bash(${command})` : name);
+
+const calls = fc.array(fc.record({ name: fc.constantFrom(...NAMES), agent: fc.constantFrom("main", "a1", "a2"), command: fc.constantFrom(...COMMANDS) }), { maxLength: 60 });
 const allowed = fc.uniqueArray(fc.constantFrom(...DECLARATIONS), { minLength: 1, maxLength: 5 });
 
 describe("onlyTools against matching every call to every declaration", () => {
   it("passes exactly when every call is declared; otherwise names the undeclared tools in order and the first call", () => {
     fc.assert(
       fc.property(calls, allowed, (specs, declared) => {
-        const trace = makeTrace({ calls: specs.map(({ name }) => ({ name })) });
+        const trace = makeTrace({ calls: specs.map(({ name, command }) => ({ name, input: { command } })) });
         const result = onlyTools(declared).eval(trace);
         if (specs.length === 0) {
           expect(result.pass).toBe(false);
           return;
         }
-        const outside = specs.flatMap(({ name }, index) => (declared.some((d) => declares(d, name)) ? [] : [{ name, index }]));
+        const outside = specs.flatMap(({ name, command }, index) => (declared.some((d) => declares(d, name, command)) ? [] : [{ name: shown(name, command), index }]));
         expect(result.pass).toBe(outside.length === 0);
         if (outside.length > 0) {
           expect(result.actual).toEqual([...new Set(outside.map((o) => o.name))]);
@@ -58,8 +67,8 @@ describe("onlyTools against matching every call to every declaration", () => {
 });
 
 describe("a subagent's view against filtering the calls by agent", () => {
-  function withSubagents(specs: readonly { name: string; agent: string }[]): Trace {
-    const base = makeTrace({ calls: specs.map(({ name, agent }) => ({ name, agent })) });
+  function withSubagents(specs: readonly { name: string; agent: string; command?: string }[]): Trace {
+    const base = makeTrace({ calls: specs.map(({ name, agent, command }) => ({ name, agent, input: { command: command ?? "" } })) });
     const runs = ["a1", "a2"].map((id) => ({ id, type: id === "a1" ? "Explore" : "Plan", prompt: "p", calls: specs.flatMap((s, i) => (s.agent === id ? [i] : [])), status: "success" as const }));
     return { ...base, subagents: runs };
   }
@@ -90,7 +99,7 @@ describe("a subagent's view against filtering the calls by agent", () => {
         const own = trace.toolCalls.filter((c) => c.agent === "a1");
         expect(subagentView(trace, run).toolCalls).toEqual(own);
         const nested = subagent("Explore", [onlyTools(declared)]).eval(trace);
-        const expected = own.length > 0 && own.every((c) => declared.some((d) => declares(d, c.name)));
+        const expected = own.length > 0 && own.every((c) => declared.some((d) => declares(d, c.name, String(c.input.command ?? ""))));
         expect(nested.pass).toBe(expected);
       }),
       { numRuns: 300 },
