@@ -47,6 +47,12 @@ export function evalsOfModule(module: Record<string, unknown>): EvalDefinition[]
     if (isEvalDefinition(value) && !found.includes(value)) found.push(value);
     else if (Array.isArray(value)) value.forEach(take);
   };
+  // A TypeScript file compiled to CommonJS (tsx in a project without "type": "module") arrives as
+  // `{ default: module.exports }`: its own `export default` is then `default.default`.
+  const inner = module.default;
+  if (typeof inner === "object" && inner !== null && !Array.isArray(inner) && !isEvalDefinition(inner)) {
+    for (const value of Object.values(inner as Record<string, unknown>)) take(value);
+  }
   take(module.default);
   for (const [key, value] of Object.entries(module)) if (key !== "default") take(value);
   return found;

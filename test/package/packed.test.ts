@@ -54,6 +54,8 @@ beforeAll(async () => {
     { cwd: project },
   );
   for (const flavour of ["ts", "mts", "cts", "js", "mjs"] as const) writeFileSync(join(project, "evals", `first.eval.${flavour}`), evalSource(flavour));
+  // The README's own form: a default export, which tsx hands a CommonJS project under `default.default`.
+  writeFileSync(join(project, "evals", "default.eval.ts"), evalSource("ts").replace("export const first = defineEval(", "export default defineEval(").replace('"ts eval"', '"default-export eval"'));
   writeFileSync(
     join(project, "test", "first.test.ts"),
     `import { describe, expect, it } from "vitest";
@@ -106,11 +108,12 @@ describe("the packed package in a CommonJS project", () => {
     expect(readdirSync(join(project, "node_modules", "proctor", "dist", "cli", "standalone")).filter((f) => f.startsWith("gate.cjs.") && f.endsWith(".cache"))).toHaveLength(1);
   });
 
-  it("runs an eval written as .ts, .mts, .cts, .js and .mjs with `proctor run`", async () => {
-    const evals = ["ts", "mts", "cts", "js", "mjs"].map((f) => `evals/first.eval.${f}`);
+  it("runs an eval written as .ts, .mts, .cts, .js and .mjs, and a .ts default export, with `proctor run`", async () => {
+    const evals = [...["ts", "mts", "cts", "js", "mjs"].map((f) => `evals/first.eval.${f}`), "evals/default.eval.ts"];
     const r = await execa("npx", ["proctor", "run", ...evals], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
     expect(r.stderr).not.toMatch(/top-level await|ERR_REQUIRE|Cannot find module/i);
-    expect(r.stdout).toMatch(/5 evals: 5 passed/);
+    expect(r.stdout).toMatch(/6 evals: 6 passed/);
+    expect(r.stdout).toContain("default-export eval");
     expect(r.exitCode).toBe(0);
   });
 
