@@ -66,7 +66,15 @@ export function inputText(body: Json): string {
 
 /** The recorded form of a request: what the model was told and which tools it was offered. */
 export function recordResponsesRequest(agent: string, body: Json, offered: readonly OfferedTool[]): ModelRequest {
-  return { agent, system: systemText(body), messages: inputText(body), tools: offered.map((t) => ({ name: t.name, description: t.description })) };
+  const system = systemText(body);
+  return { agent, system, messages: inputText(body), tools: offered.map((t) => ({ name: t.name, description: t.description })), inbound: `${system}\n${inboundText(body)}` };
+}
+
+/** What reached the model from outside: every item but the model's own messages, reasoning and calls. */
+function inboundText(body: Json): string {
+  const input: Json[] = Array.isArray(body.input) ? body.input : typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : [];
+  const outside = input.filter((item) => !(item?.type === "message" && item.role === "assistant") && item?.type !== "reasoning" && !CALL_TYPES.has(typeOf(item)));
+  return outside.flatMap((item) => itemText(item) ?? []).join("\n");
 }
 
 /** Every tool output the request carries, by call id. */

@@ -119,5 +119,6 @@ export function recordRequest(agent: string, body: Json): ModelRequest {
     seen.add(name);
     offered.push({ name, description: "(deferred: its schema is loaded through ToolSearch)", deferred: true });
   }
-  return { agent, system, messages, tools: offered };
+  const outside = (Array.isArray(body.messages) ? (body.messages as Json[]) : []).filter((m) => m?.role !== "assistant");
+  return { agent, system, messages, tools: offered, inbound: `${system}\n${messagesText(outside)}` };
 }

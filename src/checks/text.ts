@@ -3,7 +3,7 @@ import type { Trace } from "../trace/types.js";
 import { testRegExp } from "../match/arg-match.js";
 import { defineTraceCheck, type Check, type Verdict } from "./check.js";
 import { quote, describeRange } from "./describe.js";
-import { requireBounds, requireText } from "./validate.js";
+import { InvalidCheckError, requireBounds, requireText } from "./validate.js";
 import { at } from "../util/narrow.js";
 
 /** A string matcher: substring for strings, test for RegExps. */
@@ -78,15 +78,26 @@ export function replyCount(
 }
 
 /**
- * The model received text matching `matcher` in some request — it actually reached the model.
- * Needs captured model requests (the mock-model harness); fails closed without them.
+ * Text matching `matcher` reached the model from outside in some request: the system prompt, the
+ * prompt, a tool result, hook output, a reminder — not the model's own earlier words or tool inputs
+ * (`{ from: "anywhere" }` searches those too). Needs captured model requests (the mock-model
+ * harness); fails closed without them.
  */
-export function received(matcher: string | RegExp): Check<Trace> {
+export function received(matcher: string | RegExp, options: { from?: "outside" | "anywhere" | undefined } = {}): Check<Trace> {
   requireText("received", "matcher", matcher);
-  return defineTraceCheck("received", { matcher }, (trace) => {
+  const from = options.from ?? "outside";
+  if (from !== "outside" && from !== "anywhere") throw new InvalidCheckError("received", "options.from", 'must be "outside" or "anywhere"', from);
+  return defineTraceCheck("received", from === "outside" ? { matcher } : { matcher, from }, (trace) => {
     const requests = trace.modelRequests;
     if (!requests || requests.length === 0) return noModelRequests(`the model to receive ${show(matcher)}`, matcher);
-    const hit = requests.findIndex((r) => textMatches(r.system, matcher) || textMatches(r.messages, matcher));
+    if (from === "outside" && requests.some((r) => r.inbound === undefined)) {
+      return {
+        pass: false,
+        message: `cannot tell what reached the model from outside: this trace's requests were recorded without it (an older proctor); pass received(${show(matcher)}, { from: "anywhere" }) to search the model's own words too`,
+        expected: matcher,
+      };
+    }
+    const hit = requests.findIndex((r) => (from === "outside" ? textMatches(r.inbound ?? "", matcher) : textMatches(r.system, matcher) || textMatches(r.messages, matcher)));
     if (hit !== -1) return { pass: true, message: `request ${hit + 1} (${at(requests, hit).agent}) carried ${show(matcher)}` };
     return {
       pass: false,

@@ -92,6 +92,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       agent: str,
       system: str,
       messages: str,
+      inbound: str,
       tools: { type: "array", items: obj(["name", "description"], { name: str, description: str, deferred: { type: "boolean" } }) },
     }),
   },

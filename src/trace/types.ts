@@ -141,6 +141,12 @@ export interface ModelRequest {
   readonly system: string;
   /** Every message flattened to text, tool results included. */
   readonly messages: string;
+  /**
+   * What reached the model from outside — the system prompt and every non-assistant message (the
+   * prompt, tool results, hook output, reminders) — without the model's own words and tool inputs.
+   * Absent on traces recorded before it was kept.
+   */
+  readonly inbound?: string;
   /** The tools the request offered; `deferred`: named only, its schema loaded through ToolSearch on demand. */
   readonly tools: readonly { readonly name: string; readonly description: string; readonly deferred?: boolean }[];
 }

@@ -122,6 +122,29 @@ describe("files", () => {
   });
 });
 
+describe("received", () => {
+  const request = {
+    agent: "main",
+    system: "sys",
+    messages: '[user] clean up\n[assistant] [tool_use Bash t1] {"command":"echo SECRET-TOKEN"}\n[user] [tool_result t1] done',
+    inbound: "sys\n[user] clean up\n[user] [tool_result t1] done",
+    tools: [],
+  };
+  it("matches what reached the model from outside, not what the model itself wrote in an earlier call", () => {
+    const t = makeTrace({ modelRequests: [request] });
+    vexpect(received("[tool_result t1] done").eval(t).pass).toBe(true);
+    vexpect(received("SECRET-TOKEN").eval(t).pass).toBe(false);
+    vexpect(received("SECRET-TOKEN", { from: "anywhere" }).eval(t).pass).toBe(true);
+  });
+  it("fails closed on requests recorded without the outside text, and says how to search anywhere", () => {
+    const { inbound: _, ...old } = request;
+    const r = received("done").eval(makeTrace({ modelRequests: [old] }));
+    vexpect(r.pass).toBe(false);
+    vexpect(r.message).toMatch(/from: "anywhere"/);
+    vexpect(received("done", { from: "anywhere" }).eval(makeTrace({ modelRequests: [old] })).pass).toBe(true);
+  });
+});
+
 describe("subagent", () => {
   const t = makeTrace({
     calls: [

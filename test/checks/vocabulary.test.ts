@@ -80,8 +80,8 @@ const cases: Case[] = [
   {
     name: "received",
     check: received("Base directory for this skill"),
-    pass: makeTrace({ modelRequests: [{ agent: "main", system: "sys", messages: "user: Base directory for this skill: /x", tools: [] }] }),
-    fail: makeTrace({ modelRequests: [{ agent: "main", system: "sys", messages: "user: hello", tools: [] }] }),
+    pass: makeTrace({ modelRequests: [{ agent: "main", system: "sys", messages: "user: Base directory for this skill: /x", inbound: "sys\nuser: Base directory for this skill: /x", tools: [] }] }),
+    fail: makeTrace({ modelRequests: [{ agent: "main", system: "sys", messages: "user: hello", inbound: "sys\nuser: hello", tools: [] }] }),
   },
   { name: "hookFired", check: hookFired("Stop"), pass: makeTrace({ hooks: [{ name: "Stop", event: "Stop", exitCode: 0, outcome: "success", blocked: false, output: "", at: 0 }] }), fail: makeTrace({ hooks: [{ name: "PreToolUse:Bash", event: "PreToolUse", exitCode: 0, outcome: "success", blocked: false, output: "", at: 0 }] }) },
   { name: "turns", check: turns({ min: 2 }), pass: makeTrace({ turns: 3 }), fail: makeTrace({ turns: 1 }) },

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
-import { evaluateChecks, notTool, wroteOnly, type Trace } from "../../src/index.js";
+import { evaluateChecks, notTool, received, wroteOnly, type Trace } from "../../src/index.js";
 
 const PLUGIN = fileURLToPath(new URL("../../examples/plugin", import.meta.url));
 const quiet = { turns: [{ text: "Summary: nothing to do." }] };
@@ -62,5 +62,17 @@ describe("run health: a run that did not happen as designed fails every 'did not
     vexpect(mockRun.requests).toHaveLength(0);
     vexpect(trace.errors.map((e) => e.kind)).toContain("no-model-request");
     vexpect((await negatives(trace)).map(([pass]) => pass)).toEqual([false, false]);
+  });
+});
+
+describe("received: what reached the model from outside (real claude binary)", () => {
+  it("does not match the model's own earlier tool input; { from: 'anywhere' } does", async () => {
+    const { trace, cleanup } = await runHarness({
+      prompt: "tidy",
+      script: { turns: [{ tools: [{ name: "Bash", input: { command: "true MODEL-WROTE-THIS" } }] }, { text: "Summary: done." }] },
+    });
+    await cleanup();
+    const verdicts = (await evaluateChecks(trace, [received("MODEL-WROTE-THIS"), received("MODEL-WROTE-THIS", { from: "anywhere" }), received("tidy"), received("[tool_result")])).map((r) => r.pass);
+    vexpect(verdicts).toEqual([false, true, true, true]);
   });
 });
