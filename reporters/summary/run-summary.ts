@@ -56,8 +56,9 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
   }
   const rows = new Map(o.verdict?.rows.map((row) => [row.label, row]));
   const width = Math.min(48, Math.max(...r.checks.map((c) => c.label.length)));
-  for (const c of r.checks) {
-    lines.push(rowLine(rows.get(c.label), formatRate(c, r.confidence), c.label.length > width ? `${c.label.slice(0, width - 1)}…` : c.label, width, p, o.status === "incomplete"));
+  const shown = shownLabels(r.checks.map((c) => c.label), width);
+  for (const [i, c] of r.checks.entries()) {
+    lines.push(rowLine(rows.get(c.label), formatRate(c, r.confidence), shown[i] as string, width, p, o.status === "incomplete"));
     const row = rows.get(c.label);
     if (row?.pass === false && c.failures[0]) lines.push(`        ${p.dim(`e.g. trial ${c.failures[0].trial}: ${firstLine(c.failures[0].message, 110)}`)}`);
     // A replay's divergences are the whole answer: each one, not only the first line.
@@ -121,4 +122,15 @@ export function renderTraceHints(outcomes: readonly EvalOutcome[], dirOf: (evalN
     }
   }
   return lines.length ? `open the first failing trial of each check:\n${lines.join("\n")}\n` : "";
+}
+
+/**
+ * Labels cut to `width` for the table — except where two would then read the same: those are
+ * shown whole, so no two rows of one eval look alike.
+ */
+export function shownLabels(labels: readonly string[], width: number): string[] {
+  const cut = labels.map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
+  const seen = new Map<string, number>();
+  for (const c of cut) seen.set(c, (seen.get(c) ?? 0) + 1);
+  return cut.map((c, i) => ((seen.get(c) ?? 0) > 1 ? (labels[i] as string) : c));
 }
