@@ -47,6 +47,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       deniedBy: { enum: [...DENIED_BY] },
       denyingHook: int,
       turn: { type: "integer", minimum: 1 },
+      background: obj(["status"], { status: str, summary: str }),
       effects: { type: "array" },
     }),
   },

@@ -60,6 +60,12 @@ export interface ToolCall {
   readonly turn?: number;
   /** Typed effects carried by an envelope result, kept as data. */
   readonly effects?: readonly unknown[];
+  /**
+   * The call's work went on in the background (claude ≥ 2.1.3xx: a subagent, a shell started with
+   * `run_in_background`, a Monitor), so `result` is a launch notice. How it ended, from its task
+   * notification: `completed`, `failed`, `killed`, … or `running` when the run ended first.
+   */
+  readonly background?: { readonly status: string; readonly summary?: string };
 }
 
 /** One subagent dispatch (an `Agent`, or older `Task`, call). */

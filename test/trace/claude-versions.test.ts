@@ -181,3 +181,15 @@ describe("stream shapes proctor does not know", () => {
     vexpect((await evaluateChecks(t, [notToolBash]))[0]!.pass).toBe(true);
   });
 });
+
+describe("background shells and monitors (claude 2.1.332)", () => {
+  it("a call whose work went on in the background says how it ended, from its task notification", () => {
+    vexpect(read("bgbash332").toolCalls.map((c) => [c.name, c.result?.slice(0, 34), c.background])).toEqual([
+      ["Bash", "Command running in background with", { status: "completed", summary: 'Background command "echo BG-OUTPUT-42" completed (exit code 0)' }],
+    ]);
+    const monitor = read("mon332").toolCalls[0]!;
+    vexpect(monitor.name).toBe("Monitor");
+    vexpect(monitor.background?.status).toMatch(/^(completed|failed|killed|running)$/);
+    vexpect(read("bg197").toolCalls.every((c) => c.background === undefined)).toBe(true);
+  });
+});

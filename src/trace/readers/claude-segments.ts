@@ -38,7 +38,7 @@ export function handBackText(toolUseResult: unknown): string | undefined {
 
 /** Did the call's `tool_use_result` say the work went on in the background? */
 export function launchedInBackground(toolUseResult: unknown): boolean {
-  return isRecord(toolUseResult) && (toolUseResult.isAsync === true || toolUseResult.status === "async_launched" || typeof toolUseResult.backgroundTaskId === "string");
+  return isRecord(toolUseResult) && (toolUseResult.isAsync === true || toolUseResult.status === "async_launched" || typeof toolUseResult.backgroundTaskId === "string" || typeof toolUseResult.taskId === "string");
 }
 
 /** A `system/task_notification` line, keyed by the tool_use id that started the task. */

@@ -447,7 +447,7 @@ export function finishTrace(state: ClaudeReadState): Trace {
   const { calls, result, errors, source } = state;
   const hooks = settleHooks(state);
   const denials = new Set<string>((Array.isArray(result?.permission_denials) ? (result.permission_denials as unknown[]) : []).map((d) => String(isRecord(d) ? d.tool_use_id : undefined)));
-  const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials, state.deniers));
+  const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials, state.deniers, c.background ? (state.notices.get(c.id) ?? { status: "running" }) : undefined));
   const { subagents, skills } = readSpawns(state, toolCalls);
 
   const replies: Reply[] = [];
@@ -583,7 +583,7 @@ function subagentEnd(state: ClaudeReadState, c: ToolCall): { output?: string; st
   return { ...(output !== undefined ? { output } : {}), status: c.status };
 }
 
-function finishCall(c: ReadingCall, denials: ReadonlySet<string>, deniers: ReadonlyMap<string, NonNullable<ToolCall["deniedBy"]>>): ToolCall {
+function finishCall(c: ReadingCall, denials: ReadonlySet<string>, deniers: ReadonlyMap<string, NonNullable<ToolCall["deniedBy"]>>, background: TaskNotice | undefined): ToolCall {
   let status: ToolStatus;
   let deniedBy: ToolCall["deniedBy"];
   let effects: readonly unknown[] | undefined;
@@ -606,6 +606,7 @@ function finishCall(c: ReadingCall, denials: ReadonlySet<string>, deniers: Reado
   if (deniedBy === "hook" && c.denyingHook !== undefined) out.denyingHook = c.denyingHook;
   out.turn = c.turn;
   if (effects?.length) out.effects = effects;
+  if (background) out.background = background;
   return out as unknown as ToolCall;
 }
 
