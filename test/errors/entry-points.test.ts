@@ -76,6 +76,7 @@ const PROCTOR: Record<string, Case> = {
   custom: check(() => proctor.custom("k", 42 as never)),
   denied: check(() => proctor.denied("")),
   didNotWrite: check(() => proctor.didNotWrite("")),
+  deleted: check(() => proctor.deleted("")),
   hookFired: check(() => proctor.hookFired("")),
   inputTokens: check(() => proctor.inputTokens({ max: -1 })),
   judged: check(() => proctor.judged("rubric", { min: 2 })),
@@ -415,6 +416,7 @@ const COMMANDS: Record<string, { args: string[]; stdin?: string; code: string }>
   sessions: { args: ["sessions", "--no-such-option"], code: "INVALID_INPUT" },
   gate: { args: ["gate", "--purity", "spotless"], stdin: "{}", code: "INVALID_INPUT" },
   "bash-effect": { args: ["bash-effect"], code: "INVALID_INPUT" },
+  bisect: { args: ["bisect", MISSING, "--from", "2.1.197", "--to", "2.1.332"], code: "INVALID_INPUT" },
 };
 
 describe("the proctor CLI", () => {
