@@ -107,7 +107,7 @@ export function shellRuleAllows(spec: string, command: string): boolean {
 export function shellPatternMatches(spec: string, command: string): boolean {
   const legacy = /^(.*):\*$/s.exec(spec);
   if (legacy) {
-    const prefix = legacy[1] as string;
+    const prefix = (legacy[1] as string).trimEnd();
     return command === prefix || command.startsWith(`${prefix} `);
   }
   const pieces = splitOnStars(spec);

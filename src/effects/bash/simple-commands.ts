@@ -7,6 +7,7 @@ import { requireString } from "../../errors/arguments.js";
 import { MAX_COMMAND_LENGTH, MAX_TREE_DEPTH } from "./classify.js";
 import { checkAgreement } from "./agreement.js";
 import { parseShell, type ShellNode } from "./parser.js";
+import { shellPatternMatches } from "../../checks/permission-rules.js";
 import { CONFUSABLE, rescanShell } from "./rescan.js";
 
 const CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "negated_command"]);
@@ -56,14 +57,5 @@ export function simpleCommands(command: string): string[] | undefined {
 export function commandMatchesPattern(command: string, pattern: string): boolean {
   const p = pattern.trim();
   if (p === "" || p === "*" || p === ":*") return true;
-  if (p.endsWith(":*")) {
-    const prefix = p.slice(0, -2).trimEnd();
-    return command === prefix || command.startsWith(`${prefix} `);
-  }
-  if (p.includes("*")) {
-    const re = new RegExp(`^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
-    if (re.test(command)) return true;
-    return p.endsWith(" *") && command === p.slice(0, -2).trimEnd();
-  }
-  return command === p;
+  return shellPatternMatches(p, command);
 }
