@@ -122,7 +122,7 @@ describe("files", () => {
   });
 });
 
-describe("received", () => {
+describe("received: what reached the model from outside", () => {
   const request = {
     agent: "main",
     system: "sys",

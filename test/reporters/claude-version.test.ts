@@ -11,7 +11,7 @@ const on = (version: string): Promise<CheckReport> =>
 describe("the claude version in reports", () => {
   it("JUnit carries it as a testsuite property (read back by a real XML parser)", async () => {
     const { suites } = parseJunit(renderJunitReports([await on("2.1.332")]));
-    const list = ((suites[0]?.properties as Record<string, unknown>).property as Record<string, string>[]).map((p) => [p["@name"], p["@value"]]);
+    const list = (((suites[0]?.properties ?? {}) as Record<string, unknown>).property as Record<string, string>[]).map((p) => [p["@name"], p["@value"]]);
     expect(list).toContainEqual(["claudeVersion", "2.1.332"]);
   });
 
