@@ -70,4 +70,14 @@ describe.runIf(hasBwrap)("confined command (real bwrap)", () => {
     expect(run("pwd").out.trim()).toBe(work);
     expect(run("pwd", ["rebindWorkDir"]).status).not.toBe(0);
   });
+  it("refuses a sysctl write only with /proc/sys read-only (writes back the same value, as root)", () => {
+    const c = "v=$(cat /proc/sys/vm/overcommit_ratio); echo $v > /proc/sys/vm/overcommit_ratio && echo WROTE";
+    expect(run(c).out).not.toContain("WROTE");
+    if (process.getuid?.() === 0) expect(run(c, ["procSysRo"]).out).toContain("WROTE");
+  });
+
+  it("refuses a writer run by git config (core.pager) in the work dir", () => {
+    run("git init -q . 2>/dev/null; git -c core.pager='touch PAGER_PWNED' -p log");
+    expect(existsSync(join(work, "PAGER_PWNED"))).toBe(false);
+  });
 });
