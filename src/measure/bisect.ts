@@ -84,7 +84,11 @@ export async function bisectVersions(versions: readonly string[], probe: Probe, 
   };
   let check = pick();
   let pEnds = fisherExact(oldAll[check] as Counts, newAll[check] as Counts);
-  while (pEnds >= alpha && (oldAll[check]?.n ?? 0) + trials <= maxTrials) {
+  // Bounded by rounds, not by n: trials that error add no n, and must not loop forever.
+  const maxRounds = Math.max(1, Math.floor(maxTrials / trials));
+  let endRounds = 1;
+  while (pEnds >= alpha && endRounds < maxRounds) {
+    endRounds++;
     const [moreOld, moreNew] = [await probe(oldV, trials), await probe(newV, trials)];
     oldAll = Object.fromEntries(Object.entries(oldAll).map(([l, c]) => [l, moreOld[l] ? add(c, moreOld[l]) : c]));
     newAll = Object.fromEntries(Object.entries(newAll).map(([l, c]) => [l, moreNew[l] ? add(c, moreNew[l]) : c]));
@@ -117,7 +121,7 @@ export async function bisectVersions(versions: readonly string[], probe: Probe, 
     let pOld = 1;
     let pNew = 1;
     let side: "old" | "new" | undefined;
-    while (counts.n + trials <= maxTrials || counts.n === 0) {
+    for (let round = 0; round < maxRounds; round++) {
       const c = (await probe(version, trials))[check];
       if (!c) throw new InvalidInputError("INVALID_INPUT", `bisect: ${version} measured no check labelled ${JSON.stringify(check)}`);
       counts = add(counts, c);

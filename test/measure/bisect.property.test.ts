@@ -68,6 +68,38 @@ describe("bisectVersions", () => {
     expect(result.note).toMatch(/no confidence is claimed/);
   });
 
+  it("ends when every trial errors (no evidence at all): no-change, after a bounded number of probes", async () => {
+    const list = versions(9);
+    let probes = 0;
+    const result = await bisectVersions(
+      list,
+      async () => {
+        // A search that loops on evidence-free rounds never yields to a timer: stop it here instead.
+        if (++probes > 50) throw new Error("bisect kept probing trials that measured nothing");
+        return { c: { passes: 0, n: 0 } };
+      },
+      { trials: 5, maxTrials: 20 },
+    );
+    expect(result.status).toBe("no-change");
+    expect(probes).toBeLessThanOrEqual(2 * 4);
+  });
+
+  it("a middle version whose trials all error is topped up a bounded number of times, then marked uncertain", async () => {
+    const list = versions(3);
+    let middle = 0;
+    const result = await bisectVersions(
+      list,
+      async (v, trials) => {
+        if (v === list[1] && ++middle > 50) throw new Error("bisect kept topping up a version that measured nothing");
+        return { c: v === list[1] ? { passes: 0, n: 0 } : { passes: v === list[0] ? trials : 0, n: trials } };
+      },
+      { trials: 5, maxTrials: 20 },
+    );
+    expect(result.status).toBe("found");
+    expect(middle).toBeLessThanOrEqual(4);
+    expect(result.steps.find((s) => s.version === list[1])?.uncertain).toBe(true);
+  });
+
   it("refuses fewer than two versions and a check the ends did not measure", async () => {
     await expect(bisectVersions(["2.1.200"], stepProbe(["2.1.200"], 0))).rejects.toThrow(/at least two versions/);
     await expect(bisectVersions(versions(4), stepProbe(versions(4), 2), { check: "nope" })).rejects.toThrow(/no check labelled "nope"/);
