@@ -33,6 +33,7 @@ export type {
   DeniedBy,
   Divergence,
   ReplayRecord,
+  PreflightWarning,
   VersionDrift,
 } from "./trace/types.js";
 export { validateTrace } from "./trace/schema.js";

@@ -9,9 +9,9 @@ import type { Command } from "../command.js";
 import { resolveTranscriptArg } from "../../src/trace/session-log.js";
 
 const USAGE =
-  "proctor replay RECORDING [--plugin DIR]… [--fixture DIR] [--settings FILE] [--allowed-tools T,…] [--prompt TEXT] [--ignore-result-text] [--ignore KIND,…] [--stop-at-first] [--json OUT] [--html OUT] [--verbose]";
+  "proctor replay RECORDING [--plugin DIR]… [--fixture DIR] [--settings FILE] [--allowed-tools T,…] [--prompt TEXT] [--ignore-result-text] [--ignore KIND,…] [--stop-at-first] [--allow-outside PATH]… [--json OUT] [--html OUT] [--verbose]";
 
-const KINDS: readonly Divergence["kind"][] = ["result", "status", "hook", "call", "subagent", "turn", "outcome"];
+const KINDS: readonly Divergence["kind"][] = ["result", "status", "hook", "call", "subagent", "turn", "outcome", "refused"];
 
 /**
  * Replay a recorded run (stream-json from `claude -p`, or a Claude Code session log or its folder)
@@ -31,6 +31,7 @@ const replay: Command = async (argv) => {
       "ignore-result-text": { type: "boolean" },
       ignore: { type: "string" },
       "stop-at-first": { type: "boolean" },
+      "allow-outside": { type: "string", multiple: true },
       json: { type: "string" },
       html: { type: "string" },
       verbose: { type: "boolean", short: "v" },
@@ -61,6 +62,9 @@ const replay: Command = async (argv) => {
     ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
     ...(values["ignore-result-text"] ? { ignoreResultText: true } : {}),
     ...(values["stop-at-first"] ? { stopAtFirstDivergence: true } : {}),
+    ...(values["allow-outside"] ? { allowOutside: values["allow-outside"] } : {}),
+    // Said before the run's calls, so a set-up difference is read as the cause it is.
+    onPreflight: (w) => process.stderr.write(`proctor replay: warning: ${w.message}\n`),
     reject: false,
   });
   await cleanup();

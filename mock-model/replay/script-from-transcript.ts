@@ -5,11 +5,12 @@
  * usage. Replayed on the real binary, the run makes the same calls; what the tools, hooks and
  * permissions answer *now* is what a replay tests.
  */
+import { isAbsolute, relative, resolve } from "node:path";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { replaceWorkDir } from "../../src/trace/replay-diff.js";
 import { wordingDrift } from "../../src/trace/version-drift.js";
 import type { ModelRequest } from "../../src/trace/types.js";
-import type { Script, SubagentScript, Turn, TurnContext, TurnSpec } from "../script/types.js";
+import type { Script, ScriptBlock, SubagentScript, Turn, TurnContext, TurnSpec } from "../script/types.js";
 import { MAIN, readRecording, type RecordedAgent, type RecordedTurn, type Recording } from "./recording.js";
 
 /** A difference the mock saw while replaying: a tool result the run fed back is not the recorded one. */
@@ -37,6 +38,27 @@ export interface ReplayScriptOptions {
   readonly acrossVersions?: boolean;
   /** Called when the run asks for one of an agent's recorded turns (`agent` as in LiveDivergence, `turn` 1-based). */
   readonly onTurn?: (agent: string, turn: number) => void;
+  /**
+   * Absolute paths outside the replay's work dir that recorded calls may still name (a system
+   * header a recorded Read opened). Any other path outside it is refused. @default []
+   */
+  readonly allowOutside?: readonly string[];
+  /** Called once, with the names of the tools the run's first request offers, before the mock answers it. */
+  readonly onFirstRequest?: (offered: readonly string[]) => void;
+  /** Called for each recorded call the replay refused to make because a path in it leaves the work dir. */
+  readonly onRefused?: (refusal: RefusedCall) => void;
+}
+
+/** A recorded call the replay did not make: after rewriting the recording's work dir, it still names a path outside the replay's. */
+export interface RefusedCall {
+  readonly agent: string;
+  /** 1-based recorded turn. */
+  readonly turn: number;
+  readonly callId: string;
+  readonly tool: string;
+  /** The input field and the path it names. */
+  readonly field: string;
+  readonly path: string;
 }
 
 /** The note a replay ends with once it stops at a divergence. */
@@ -44,7 +66,30 @@ export const REPLAY_STOPPED = "[replay stopped at the first divergence from the 
 /** The note a replay answers with when the run asks for a turn the recording does not have. */
 export const REPLAY_EXHAUSTED = "[replay: the run asked for a turn the recording does not have]";
 
-const WORKDIR = /Primary working directory: (.+)/;
+// The main agent's system prompt says "Primary working directory: …"; a subagent's says "Working directory: …".
+const WORKDIR = /^(?:\s*-\s*)?(?:Primary working directory|Working directory): (.+)$/m;
+
+/** Input fields the built-in tools read as a path. A path anywhere else (a Bash command) is rewritten but not checked. */
+const PATH_FIELDS = ["file_path", "path", "notebook_path", "cwd"] as const;
+
+/** The path fields of a tool input that name a place outside `workDir` and every allowed root. */
+export function pathsOutside(input: unknown, workDir: string, allowed: readonly string[]): { field: string; path: string }[] {
+  if (input === null || typeof input !== "object") return [];
+  const inside = (root: string, p: string) => {
+    const rel = relative(root, p);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  };
+  const out: { field: string; path: string }[] = [];
+  for (const field of PATH_FIELDS) {
+    const value = (input as Record<string, unknown>)[field];
+    if (typeof value !== "string" || value === "") continue;
+    // `~` is the trial's own HOME, which the harness makes per run.
+    if (value === "~" || value.startsWith("~/")) continue;
+    const full = resolve(workDir, value);
+    if (!inside(workDir, full) && !allowed.some((root) => inside(resolve(root), full))) out.push({ field, path: value });
+  }
+  return out;
+}
 
 /** The replay's work dir, read from the system prompt the CLI sends. */
 function workDirOf(request: ModelRequest): string | undefined {
@@ -84,6 +129,9 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
   }
   let stopped = false;
   const recordedCwd = recording.cwd;
+  // The replay's work dir as last seen in any agent's system prompt: a prompt that does not say it
+  // still gets its paths rewritten and checked.
+  let replayCwd: string | undefined;
 
   // An Agent call's result is the subagent's answer plus the CLI's per-run bookkeeping (agentId,
   // durations); the subagent's own calls are compared one by one, so only its error flag is here.
@@ -109,16 +157,46 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
     }
   };
 
+  let first = true;
+  const nowOf = (context: TurnContext): string | undefined => {
+    if (first) {
+      first = false;
+      options.onFirstRequest?.(context.request.tools.map((t) => t.name));
+    }
+    const seen = workDirOf(context.request);
+    if (seen) replayCwd = seen;
+    return replayCwd;
+  };
+
+  /** The recorded blocks without the calls that would leave the replay's work dir, each replaced by a note. */
+  const confined = (agent: RecordedAgent, index: number, blocks: readonly ScriptBlock[], now: string | undefined): ScriptBlock[] => {
+    if (!now) return [...blocks];
+    const out: ScriptBlock[] = [];
+    for (const block of blocks) {
+      const outside = block.type === "tool_use" ? pathsOutside(block.input, now, options.allowOutside ?? []) : [];
+      if (block.type !== "tool_use" || outside.length === 0) {
+        out.push(block);
+        continue;
+      }
+      for (const { field, path } of outside) options.onRefused?.({ agent: agent.id, turn: index + 1, callId: block.id ?? "", tool: block.name, field, path });
+      out.push({ type: "text", text: `[replay refused ${block.name}${block.id ? ` ${block.id}` : ""}: ${outside.map((o) => `${o.field} ${o.path}`).join(", ")} is outside the replay's work dir]` });
+    }
+    return out;
+  };
+
   const turnOf = (agent: RecordedAgent, index: number, recorded: RecordedTurn): Turn => (context) => {
-    const now = workDirOf(context.request);
+    const now = nowOf(context);
     options.onTurn?.(agent.id, index + 1);
     compare(agent, index, context, now);
     if (stopped) return { text: REPLAY_STOPPED, stopReason: "end_turn" };
-    const blocks = recordedCwd && now && recordedCwd !== now ? rewrite(recorded.blocks, recordedCwd, now) : recorded.blocks;
+    const rewritten = recordedCwd && now && recordedCwd !== now ? rewrite(recorded.blocks, recordedCwd, now) : recorded.blocks;
+    const blocks = confined(agent, index, rewritten, now);
+    const calls = blocks.some((b) => b.type === "tool_use");
     const spec: TurnSpec = {
       blocks,
       ...(recorded.usage ? { usage: recorded.usage } : {}),
-      ...(recorded.stopReason && (recorded.stopReason !== "tool_use" || blocks.some((b) => b.type === "tool_use")) ? { stopReason: recorded.stopReason } : {}),
+      ...(recorded.stopReason && (recorded.stopReason !== "tool_use" || calls) ? { stopReason: recorded.stopReason } : {}),
+      ...(!calls && recorded.stopReason === "tool_use" ? { stopReason: "end_turn" as const } : {}),
     };
     return spec;
   };
@@ -127,7 +205,7 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
     // One turn past the recording, so a run that now asks for more ends with a note, not an overrun.
     (context) => {
       options.onTurn?.(agent.id, agent.turns.length + 1);
-      compare(agent, agent.turns.length, context, workDirOf(context.request));
+      compare(agent, agent.turns.length, context, nowOf(context));
       return { text: stopped ? REPLAY_STOPPED : REPLAY_EXHAUSTED, stopReason: "end_turn" };
     },
   ];

@@ -107,4 +107,9 @@ export interface ReplayRunSpec extends Omit<ClaudeRunSpec, "script" | "prompt"> 
   readonly ignoreResultText?: boolean;
   /** Stop at the first tool result that differs; every agent then ends its turn. @default false */
   readonly stopAtFirstDivergence?: boolean;
+  /**
+   * Absolute paths outside the replay's work dir that recorded calls may still name (e.g. a system
+   * file a recorded Read opened). Every other recorded path outside it is refused. @default []
+   */
+  readonly allowOutside?: readonly string[];
 }

@@ -103,7 +103,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     divergences: {
       type: "array",
       items: obj(["kind", "agent", "turn", "recorded", "now", "message"], {
-        kind: { enum: ["result", "status", "hook", "call", "subagent", "turn", "outcome"] },
+        kind: { enum: ["result", "status", "hook", "call", "subagent", "turn", "outcome", "refused"] },
         agent: str,
         turn: int,
         callId: str,
@@ -115,6 +115,10 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     },
     drift: { type: "array", items: obj(["callId", "changes", "recorded", "now"], { callId: str, tool: str, changes: { type: "array", items: str }, recorded: str, now: str }) },
     versions: obj([], { recorded: str, now: str }),
+    preflight: {
+      type: "array",
+      items: obj(["kind", "names", "message"], { kind: { enum: ["version", "tools", "mcp", "plugins", "skills", "agents"] }, names: { type: "array", items: str }, message: str }),
+    },
   }),
   errors: { type: "array", items: obj(["kind", "message"], { kind: str, message: str, line: int }) },
 });

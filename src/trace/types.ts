@@ -236,10 +236,11 @@ export interface RunOutcome {
  * a call ended differently (now denied, no longer denied, now failing…); `hook`: a hook now fires,
  * no longer fires, or decides differently without changing the call's status; `call`: a recorded
  * call was not made; `subagent`: a recorded subagent was not dispatched; `turn`: the run asked
- * for a turn the recording does not have; `outcome`: the run ended differently.
+ * for a turn the recording does not have; `outcome`: the run ended differently; `refused`: the
+ * replay did not make a recorded call because a path in it leaves the replay's work dir.
  */
 export interface Divergence {
-  readonly kind: "result" | "status" | "hook" | "call" | "subagent" | "turn" | "outcome";
+  readonly kind: "result" | "status" | "hook" | "call" | "subagent" | "turn" | "outcome" | "refused";
   /** `"main"` or the dispatching Agent call's tool_use id. */
   readonly agent: string;
   /** 1-based number of the agent's recorded turn the call came from; 0 for the run as a whole. */
@@ -266,6 +267,17 @@ export interface ReplayRecord {
   readonly drift?: readonly VersionDrift[];
   /** The claude versions of the recording and of the replay, when known. */
   readonly versions?: { readonly recorded?: string; readonly now?: string };
+  /** How the replay's set-up (its init line) differs from the recording's: causes, not divergences. */
+  readonly preflight?: readonly PreflightWarning[];
+}
+
+/** One difference between the recording's start (its init line) and the replay's. */
+export interface PreflightWarning {
+  readonly kind: "version" | "tools" | "mcp" | "plugins" | "skills" | "agents";
+  /** What differs: the names missing or added; for `version`, the recorded and the replay's. */
+  readonly names: readonly string[];
+  /** One line saying what differs and what to do. */
+  readonly message: string;
 }
 
 /** One difference a known wording change between claude versions explains. */
