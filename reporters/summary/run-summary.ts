@@ -2,7 +2,7 @@
  * The readable end of `proctor run`: per eval, each check's rate with its interval, ✓/✗ against its
  * minimum (measure's gate decided which), errored trials, cost — then one line for the whole run.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatRate, type ThresholdRow } from "../../src/measure/thresholds.js";
 import type { EvalOutcome } from "../../src/eval/run-evals.js";
@@ -31,7 +31,7 @@ function spent(o: EvalOutcome): string | undefined {
   const r = o.report;
   if (!r) return undefined;
   if (!isFree(o)) return `$${r.usage.costUsd.toFixed(4)}`;
-  return `$0 (mock) · ${(r.usage.inputTokens + r.usage.outputTokens).toLocaleString("en-US")} tokens`;
+  return `$0 (mock; claude priced it $${r.usage.costUsd.toFixed(4)}) · ${(r.usage.inputTokens + r.usage.outputTokens).toLocaleString("en-US")} tokens`;
 }
 
 /** The divergence lines of a failed replayMatches message (after its first line), at most 12. */
@@ -102,6 +102,15 @@ export function versionWarnings(outcomes: readonly EvalOutcome[]): string[] {
   return [...versions].flatMap((v) => testedRangeWarning(v) ?? []);
 }
 
+function omittedLabels(file: string): Set<string> {
+  if (!existsSync(file)) return new Set();
+  try {
+    return new Set((JSON.parse(readFileSync(file, "utf8")) as { label: string }[]).map((o) => o.label));
+  } catch {
+    return new Set();
+  }
+}
+
 /**
  * From a red ✗ to its cause in one step: for each failed check, the `proctor show` line that opens
  * its first failing trial (kept by `proctor run --traces DIR`) with the checks beside their calls.
@@ -113,12 +122,14 @@ export function renderTraceHints(outcomes: readonly EvalOutcome[], dirOf: (evalN
     if (!r) continue;
     const dir = dirOf(o.definition.name);
     const checks = join(dir, "checks.json");
+    const omitted = omittedLabels(join(dir, "checks.omitted.json"));
     for (const c of r.checks) {
       const trial = c.failures[0]?.trial;
       if (trial === undefined) continue;
       const file = join(dir, `trial-${trial}.json`);
       if (!existsSync(file)) continue;
-      lines.push(`  ✗ ${c.label} — npx proctor show ${file}${existsSync(checks) ? ` --checks ${checks}` : ""}`);
+      const note = omitted.has(c.label) ? " (this check holds a function and is not in checks.json: re-run the eval to judge it)" : "";
+      lines.push(`  ✗ ${c.label} — npx proctor show ${file}${existsSync(checks) ? ` --checks ${checks}` : ""}${note}`);
     }
   }
   return lines.length ? `open the first failing trial of each check:\n${lines.join("\n")}\n` : "";

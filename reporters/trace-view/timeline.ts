@@ -155,7 +155,11 @@ export function describeUsage(trace: Trace): string | undefined {
     parts.push(`${u.inputTokens.toLocaleString("en-US")} in`, `${u.outputTokens.toLocaleString("en-US")} out`);
     if (u.cacheCreationTokens) parts.push(`${u.cacheCreationTokens.toLocaleString("en-US")} cache-write`);
     if (u.cacheReadTokens) parts.push(`${u.cacheReadTokens.toLocaleString("en-US")} cache-read`);
-    parts.push(u.costUsd === undefined ? "cost not reported" : `$${u.costUsd.toFixed(4)}`, u.durationMs === undefined ? "duration not reported" : `${(u.durationMs / 1000).toFixed(1)} s`);
+    // A mock-model run (its requests were captured) cost nothing; claude still prices the tokens the
+    // mock reported, which is shown beside the $0 as the run summary shows it.
+    const mock = (trace.modelRequests?.length ?? 0) > 0;
+    const money = u.costUsd === undefined ? "cost not reported" : mock ? `$0 (mock; claude priced it $${u.costUsd.toFixed(4)})` : `$${u.costUsd.toFixed(4)}`;
+    parts.push(money, u.durationMs === undefined ? "duration not reported" : `${(u.durationMs / 1000).toFixed(1)} s`);
   }
   if (trace.turns !== undefined) parts.push(`${trace.turns} turn${trace.turns === 1 ? "" : "s"}`);
   return parts.length ? parts.join(" · ") : undefined;

@@ -236,13 +236,22 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   return report;
 }
 
-/** `DIR/trial-N.json`, and once per DIR the checks as JSON (skipped when a check holds a function). */
+/**
+ * `DIR/trial-N.json`, and once per DIR the checks as JSON. A check that holds a function (`custom`,
+ * a custom judge) cannot travel: the others are still written, and the ones left out are named in
+ * `DIR/checks.omitted.json` so `proctor show --checks` is known to show fewer than the run judged.
+ */
 function writeTrialTrace(dir: string, trial: number, trace: unknown, checks: readonly Check<unknown>[]): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `trial-${trial}.json`), `${JSON.stringify(trace, null, 2)}\n`);
   const checksFile = join(dir, "checks.json");
   if (existsSync(checksFile)) return;
+  const travels = (j: ReturnType<Check<unknown>["toJSON"]>) => !("$custom" in j) && j.judge !== "custom";
   const json = checks.map((c) => c.toJSON());
-  if (json.some((j) => "$custom" in j || j.judge === "custom")) return;
-  writeFileSync(checksFile, `${JSON.stringify(json, null, 2)}\n`);
+  const omitted = checks.filter((_, i) => !travels(json[i] as ReturnType<Check<unknown>["toJSON"]>));
+  writeFileSync(checksFile, `${JSON.stringify(json.filter(travels), null, 2)}\n`);
+  if (omitted.length) {
+    const why = "holds a function (custom check or custom judge): re-run the eval to judge it";
+    writeFileSync(join(dir, "checks.omitted.json"), `${JSON.stringify(omitted.map((c) => ({ label: c.label, kind: c.kind, why })), null, 2)}\n`);
+  }
 }

@@ -44,6 +44,12 @@ describe("renderTraceText", () => {
     expect(text).not.toMatch(/\x1b\[/);
   });
 
+  it("shows a mock-model run's cost as $0, with what claude priced its tokens, as the run summary does", () => {
+    const mock = { ...explore, modelRequests: [{ agent: "main", system: "", messages: "", tools: [] }] };
+    const text = renderTraceText(mock, { colour: false });
+    expect(text).toContain("· $0 (mock; claude priced it $0.0043) ·");
+  });
+
   it("marks a failed call and lists the files the run changed", () => {
     const text = renderTraceText(bashFail, { colour: false });
     expect(text).toContain("#3 ✗ Bash  node -e 'process.exit(3)'  failure");
