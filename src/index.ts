@@ -64,6 +64,21 @@ export type { HookRunResult, BlockMechanism } from "./hook/types.js";
 export { advertised } from "./checks/advertised.js";
 export { replayMatches } from "./checks/replay.js";
 export type { ReplayMatchOptions } from "./checks/replay.js";
+export {
+  defineTriggerSuite,
+  measureTriggers,
+  scoreTriggers,
+  collisionMatrix,
+  triggerFired,
+  firedTargets,
+  renderTriggerReport,
+  type TriggerSuite,
+  type TriggerTarget,
+  type TriggerTrial,
+  type TriggerReport,
+  type CollisionMatrix,
+  type MeasureTriggersOptions,
+} from "./measure/triggers.js";
 export { checkFromJSON, checksFromJSON, registerCheckKind, knownCheckKinds } from "./checks/from-json.js";
 
 // Errors: every refusal is a ProctorError with a code
