@@ -10,7 +10,9 @@
  */
 import { absenceUnprovable } from "../checks/describe.js";
 import { answersTo } from "../checks/names.js";
+import { requireArray, requireObject } from "../errors/arguments.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
+import { requireTarget, TRACE_TARGET } from "../checks/targets.js";
 import { wilsonInterval, type Interval } from "../stats/proportion.js";
 import type { Trace } from "../trace/types.js";
 
@@ -28,6 +30,7 @@ export interface TriggerSuite {
 
 /** Declare a trigger suite; validated here so a typo fails at load, not after the trials ran. */
 export function defineTriggerSuite(suite: TriggerSuite): TriggerSuite {
+  requireObject("defineTriggerSuite", "suite", suite, "a suite such as { name, target: { skill }, shouldTrigger, shouldNotTrigger }");
   const where = `defineTriggerSuite(${JSON.stringify(suite?.name ?? "?")})`;
   if (typeof suite?.name !== "string" || suite.name === "") throw new InvalidInputError("INVALID_INPUT", `${where}: name must be a non-empty string`);
   const t = suite.target as Record<string, unknown> | undefined;
@@ -46,6 +49,7 @@ export function defineTriggerSuite(suite: TriggerSuite): TriggerSuite {
 
 /** Every skill and subagent a run fired (skills that resolved without error, subagents dispatched), as recorded. */
 export function firedTargets(trace: Trace): string[] {
+  requireTarget(TRACE_TARGET, "firedTargets()", trace);
   const fired = new Set<string>();
   for (const s of trace.skills) if (s.status === "success") fired.add(`skill:${s.name}`);
   for (const a of trace.subagents) fired.add(`subagent:${a.type}`);
@@ -54,6 +58,8 @@ export function firedTargets(trace: Trace): string[] {
 
 /** Did this run fire the target? A bare name matches any plugin's `plugin:name`, as Claude Code resolves it. */
 export function triggerFired(trace: Trace, target: TriggerTarget): boolean {
+  requireTarget(TRACE_TARGET, "triggerFired()", trace);
+  requireObject("triggerFired", "target", target, "{ skill: name } or { subagent: type }");
   if ("skill" in target) return trace.skills.some((s) => s.status === "success" && answersTo(target.skill, s.name));
   return trace.subagents.some((a) => answersTo(target.subagent, a.type));
 }
@@ -101,6 +107,8 @@ export interface CollisionMatrix {
 
 /** Score trials already run. */
 export function scoreTriggers(suite: TriggerSuite, trials: readonly TriggerTrial[]): TriggerReport {
+  requireObject("scoreTriggers", "suite", suite, "the suite the trials ran");
+  requireArray("scoreTriggers", "trials", trials, "the trials measureTriggers ran");
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -130,6 +138,7 @@ export function scoreTriggers(suite: TriggerSuite, trials: readonly TriggerTrial
 
 /** The collision matrix of any set of trials (one suite's, or several suites' over the same installed plugins). */
 export function collisionMatrix(trials: readonly Pick<TriggerTrial, "prompt" | "firedTargets" | "fired">[]): CollisionMatrix {
+  requireArray("collisionMatrix", "trials", trials, "trials from measureTriggers (report.trials)");
   const targets = new Set<string>();
   const rows = new Map<string, { counted: number; fired: Record<string, number> }>();
   for (const t of trials) {
@@ -157,6 +166,7 @@ export interface MeasureTriggersOptions {
 /** Run every prompt of the suite `trials` times and score it. */
 export async function measureTriggers(suite: TriggerSuite, options: MeasureTriggersOptions): Promise<TriggerReport> {
   defineTriggerSuite(suite);
+  requireObject("measureTriggers", "options", options, "{ run: (prompt) => Trace, trials }");
   const trials = options.trials ?? 1;
   if (!Number.isInteger(trials) || trials < 1) throw new InvalidInputError("INVALID_INPUT", `measureTriggers: trials must be a whole number ≥ 1; got ${String(trials)}`);
   if (typeof options.run !== "function") throw new InvalidInputError("INVALID_INPUT", "measureTriggers: run must be a function (prompt, trial) => Trace");
@@ -188,6 +198,7 @@ const pct = (x: number | undefined) => (x === undefined ? "—" : `${(x * 100).t
 
 /** A report as text: the two rates, the misses by prompt, and the collision matrix. */
 export function renderTriggerReport(report: TriggerReport): string {
+  requireObject("renderTriggerReport", "report", report, "what measureTriggers returned");
   const id = "skill" in report.target ? `skill ${report.target.skill}` : `subagent ${report.target.subagent}`;
   const ci = (i: Interval | undefined) => (i ? ` (95% CI ${pct(i.low)}–${pct(i.high)})` : "");
   const lines = [

@@ -135,6 +135,13 @@ const PROCTOR: Record<string, Case> = {
   compareProportions: input(() => proctor.compareProportions({ passes: 5, n: 3 }, { passes: 1, n: 3 })),
   fisherExact: input(() => proctor.fisherExact({ passes: 5, n: 3 }, { passes: 1, n: 3 })),
   holmAdjust: input(() => proctor.holmAdjust([2])),
+  defineTriggerSuite: input(() => proctor.defineTriggerSuite({ name: "x", target: { skill: "s" }, shouldTrigger: ["a"], shouldNotTrigger: [] })),
+  measureTriggers: input(() => proctor.measureTriggers({ name: "x", target: { skill: "s" }, shouldTrigger: ["a"], shouldNotTrigger: ["b"] }, { run: () => trace(), trials: 0 })),
+  scoreTriggers: input(() => proctor.scoreTriggers({} as never, "x" as never)),
+  collisionMatrix: input(() => proctor.collisionMatrix("x" as never)),
+  triggerFired: notTrace(() => proctor.triggerFired({} as never, { skill: "s" })),
+  firedTargets: notTrace(() => proctor.firedTargets({} as never)),
+  renderTriggerReport: input(() => proctor.renderTriggerReport(3 as never)),
   // Evals.
   defineEval: input(() => proctor.defineEval({ name: "" } as never)),
   loadEvalFiles: input(() => proctor.loadEvalFiles([MISSING])),
