@@ -48,7 +48,13 @@ export { tool, toolWith, notTool, onlyTools, toolCount, mcp } from "./checks/too
 export type { ArgMatcher, ArgValue } from "./match/arg-match.js";
 export { denied } from "./checks/denied.js";
 export type { DeniedOptions, DeniedByOption } from "./checks/denied.js";
-export { toolStatus } from "./checks/tool-status.js";
+export { toolStatus, toolStatuses } from "./checks/tool-status.js";
+export { toolResult } from "./checks/tool-result.js";
+export type { ToolResultOptions } from "./checks/tool-result.js";
+export { hookSaid } from "./checks/hook-said.js";
+export type { HookSaidOptions, HookPart } from "./checks/hook-said.js";
+export { fileContains } from "./checks/file-contains.js";
+export { withinAllowedTools } from "./contracts/allowed-tools.js";
 export { output, eachReply, replyCount, received, turns } from "./checks/text.js";
 export { hookFired, skill } from "./checks/run.js";
 export { wrote, deleted, didNotWrite, wroteOnly } from "./checks/files.js";
@@ -61,7 +67,7 @@ export { trajectory } from "./checks/trajectory.js";
 export type { TrajectoryMode, ArgsMode, TrajectoryStep, TrajectoryOptions } from "./checks/trajectory.js";
 export { blocked, allowed } from "./checks/hook-result.js";
 export type { HookRunResult, BlockMechanism } from "./hook/types.js";
-export { advertised } from "./checks/advertised.js";
+export { advertised, notOffered } from "./checks/advertised.js";
 export { replayMatches } from "./checks/replay.js";
 export type { ReplayMatchOptions } from "./checks/replay.js";
 export {

@@ -20,7 +20,7 @@ const GLOB_CHARS = /[*?[\]{}()!+@]/;
  * A path or glob as the user wrote it, as a predicate over the trace's relative paths.
  * `./x`, `x` and `<cwd>/x` all name the same file.
  */
-function pathMatcher(pattern: string, cwd: string | undefined): (path: string) => boolean {
+export function pathMatcher(pattern: string, cwd: string | undefined): (path: string) => boolean {
   let p = pattern.replace(/\\/g, "/");
   if (cwd && p.startsWith(`${cwd.replace(/\/$/, "")}/`)) p = p.slice(cwd.replace(/\/$/, "").length + 1);
   p = p.replace(/^\.\//, "");
@@ -37,7 +37,7 @@ function listChanges(changes: readonly FileChange[], max = 10): string {
   return shown.join(", ") + (changes.length > max ? `, … ${changes.length - max} more` : "");
 }
 
-const NO_SNAPSHOT =
+export const NO_SNAPSHOT =
   "only Write/Edit calls are known, not what Bash or an MCP server wrote — run it through runHarness, which snapshots the work dir";
 
 /**

@@ -22,6 +22,7 @@ import { allowed, blocked } from "./hook-result.js";
 import { advertised } from "./advertised.js";
 import { replayMatches } from "./replay.js";
 import { toolStatus } from "./tool-status.js";
+import { VOCABULARY_BUILDERS } from "./from-json-vocabulary.js";
 import { requirePurity } from "./purity-level.js";
 import { loadSafetyChecks, loadedSafetyChecks, type SafetyFactories } from "./safety-loader.js";
 
@@ -90,7 +91,7 @@ function decode(value: unknown): unknown {
   return value;
 }
 
-type Builder = (r: FieldReader, path: string) => Check<never>;
+export type Builder = (r: FieldReader, path: string) => Check<never>;
 
 /**
  * The safety kinds, read without the safety layer. `purity`, `lethalTrifecta` and the skill
@@ -232,6 +233,7 @@ const BUILDERS = new Map<string, Builder>([
   ["advertised", (r) => advertised(r.string("name"))],
   ["replayMatches", (r) => replayMatches({ ignore: (r.optional("ignore", r.strings) ?? []) as never })],
   ["toolStatus", (r) => toolStatus(r.string("name"), r.string("status") as never)],
+  ...VOCABULARY_BUILDERS,
   ...Object.entries(SAFETY_KINDS).map(([kind, read]): [string, Builder] => [kind, (r) => lazySafetyCheck(kind, read(r))]),
 ]);
 

@@ -24,22 +24,8 @@ export interface SkillDeclaration {
   readonly purity?: PurityLevel;
 }
 
-/** `Read, Grep Bash(git *)` → `["Read", "Grep", "Bash(git *)"]`: split on commas and blanks outside parentheses. */
-export function splitAllowedTools(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const c of text) {
-    if (c === "(") depth++;
-    if (c === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (c === "," || /\s/.test(c))) {
-      if (current.trim()) out.push(current.trim());
-      current = "";
-    } else current += c;
-  }
-  if (current.trim()) out.push(current.trim());
-  return out;
-}
+export { splitAllowedTools } from "./frontmatter.js";
+import { splitAllowedTools } from "./frontmatter.js";
 
 /** Read SKILL.md's frontmatter: the declaration, or the problem that stops it being checked. */
 export function readSkillDeclaration(skillDir: string): { declaration: SkillDeclaration; problems: string[] } {

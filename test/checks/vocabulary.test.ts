@@ -7,6 +7,7 @@ import {
   allowed, blocked, cacheTokens, cost, custom, denied, deleted, didNotWrite, eachReply, hookFired, inputTokens, judged,
   latency, mcp, notTool, onlyTools, output, outputTokens, received, replyCount, skill, subagent, tokens, tool,
   toolCount, toolWith, trajectory, turns, wrote, wroteOnly, type Check, type HookRunResult, type Trace,
+  toolResult, toolStatuses, hookSaid, fileContains, notOffered, withinAllowedTools,
 } from "../../src/index.js";
 import { makeTrace, usage } from "../helpers/trace.js";
 
@@ -131,6 +132,38 @@ const cases: Case[] = [
   { name: "custom", check: custom<Trace>("no-sudo", (t) => ({ pass: !t.toolCalls.some((c) => String(c.input.command).includes("sudo")), message: "sudo was used" })), pass: makeTrace({ calls: [read] }), fail: makeTrace({ calls: [{ name: "Bash", input: { command: "sudo rm x" } }] }) },
   { name: "blocked", check: blocked(), pass: hook({ exitCode: 2, stderr: "no rm -rf", blocked: true, blockedBy: ["exit-2"], reason: "no rm -rf" }), fail: hook({}) },
   { name: "allowed", check: allowed(), pass: hook({}), fail: hook({ exitCode: 0, blocked: true, blockedBy: ["permission-deny"], decision: "deny", reason: "nope" }) },
+  { name: "toolResult", check: toolResult("Bash", /\d+ passed/), pass: makeTrace({ calls: [{ ...bashRm, result: "12 passed" }] }), fail: makeTrace({ calls: [{ ...bashRm, result: "3 failed" }] }) },
+  { name: "toolStatuses", check: toolStatuses("Bash", ["denied", "success"]), pass: makeTrace({ calls: [{ ...bashRm, status: "denied" }, bashRm] }), fail: makeTrace({ calls: [bashRm, bashRm] }) },
+  {
+    name: "hookSaid",
+    check: hookSaid("PreToolUse:Bash", /force-push/, { in: "reason" }),
+    pass: makeTrace({ hooks: [{ name: "PreToolUse:Bash", event: "PreToolUse", exitCode: 2, outcome: "error", blocked: true, output: "no force-push\n", stderr: "no force-push\n", at: 0 }] }),
+    fail: makeTrace({ hooks: [{ name: "PreToolUse:Bash", event: "PreToolUse", exitCode: 0, outcome: "success", blocked: false, output: "", at: 0 }] }),
+  },
+  {
+    name: "fileContains",
+    check: fileContains("out.txt", /^version: 2$/m),
+    pass: makeTrace({ files: { source: "snapshot", changes: [{ path: "out.txt", change: "created", content: "name: x\nversion: 2\n" }] } }),
+    fail: makeTrace({ files: { source: "snapshot", changes: [{ path: "out.txt", change: "modified", content: "name: x\nversion: 1\n" }] } }),
+  },
+  {
+    name: "notOffered",
+    check: notOffered("WebFetch"),
+    pass: makeTrace({ modelRequests: [{ agent: "main", system: "", messages: "", tools: [{ name: "Read", description: "" }] }] }),
+    fail: makeTrace({ modelRequests: [{ agent: "main", system: "", messages: "", tools: [{ name: "Read", description: "" }, { name: "WebFetch", description: "" }] }] }),
+  },
+  {
+    name: "withinAllowedTools",
+    check: withinAllowedTools("test/fixtures/allowed-tools/commands/commit.md"),
+    pass: makeTrace({
+      calls: [{ name: "Skill", input: { skill: "commit" } }, { name: "Bash", input: { command: "git add a.txt && git commit -m x" } }],
+      skills: [{ name: "commit", callIndex: 0, agent: "main", status: "success" }],
+    }),
+    fail: makeTrace({
+      calls: [{ name: "Skill", input: { skill: "commit" } }, { name: "Bash", input: { command: "git add a.txt" } }, { name: "Bash", input: { command: "git push --force origin main" } }],
+      skills: [{ name: "commit", callIndex: 0, agent: "main", status: "success" }],
+    }),
+  },
 ];
 
 describe("every check: one passing and one failing trace", () => {
