@@ -69,6 +69,15 @@ table("sed", [
   ["sed --s p f", "undecidable", /ambiguous/],
   ["gsed -i s/a/b/ f", "side-effecting", /`sed -i`/],
   ["sed -l 's/a/b/w f' in", "undecidable", /BSD sed/],
+  // GNU sed compiles each -e as it reads it: --version/--help exit after, --sandbox covers only later scripts.
+  ["sed --version -e 'w out'", "read-only"],
+  ["sed -e 'w out' --version", "side-effecting", /writes the file out/],
+  ["sed -e 'w out' --help", "side-effecting", /writes the file out/],
+  ["sed --sandbox -e 'w out' f", "read-only"],
+  ["sed -e 'w out' --sandbox f", "side-effecting", /writes the file out/],
+  ["sed --sandbox 'w out' --posix f", "read-only"], // the operand script is compiled after every option
+  ["sed 'w out' --sandbox f", "side-effecting"], // with POSIXLY_CORRECT, --sandbox after the script is a file
+  ["sed 'w out' -e p f", "side-effecting", /writes the file out/], // POSIXLY_CORRECT: `w out` is the script
 ]);
 
 table("awk", [
@@ -202,6 +211,9 @@ table("xargs", [
   ["xargs --process-slot-var=PATH grep x", "undecidable", /--process-slot-var/],
   ["xargs \"$c\" x", "undecidable", /computed at run time/],
   ["xargs --frob grep x", "undecidable", /not an option/],
+  ["xargs --show-limits grep x", "read-only"],
+  ["xargs --show-limits rm", "undecidable", /runs rm/], // --show-limits prints, then runs the command
+  ["xargs --version rm", "read-only"],
 ]);
 
 table("env and version queries", [
@@ -226,16 +238,17 @@ table("env and version queries", [
   ["python3 --version", "read-only"],
   ["python3 -V", "read-only"],
   ["npm --version", "read-only"],
-  ["npm ls", "read-only"],
-  ["npm ls --all --depth 2 --json", "read-only"],
-  ["npm root -g", "read-only"],
+  ["npm ls", "side-effecting", /~\/\.npm/], // a debug log and an update-check stamp, measured
+  ["npm ls --all --depth 2 --json", "side-effecting"],
+  ["npm root -g", "side-effecting"],
+  ["npm view react", "side-effecting"],
   ["tsc --version", "read-only"],
   ["java -version", "read-only"],
   ["git --version", "read-only"],
   ["node --version --eval 'x'", "undecidable"],
   ["node -e 1", "undecidable"],
   ["python3 -c 'print(1)'", "undecidable"],
-  ["npm ls --foo", "undecidable", /--foo/],
+  ["npm ls --foo", "side-effecting"],
   ["npm test", "side-effecting"],
   ["tsc -p .", "side-effecting"],
   ["go version", "side-effecting"], // go.mod's toolchain line can make go download one
@@ -270,7 +283,18 @@ table("other tools", [
   ["unzip -p x.zip a.txt", "read-only"],
   ["unzip x.zip", "side-effecting", /extracts/],
   ["unzip -o x.zip", "side-effecting", /`unzip -o`/],
-  ["unzip -l x.zip -d out", "side-effecting", /`unzip -d`/],
+  ["unzip -l x.zip -d out", "side-effecting", /where unzip extracts/],
+  ["unzip -l x.zip -x a.txt", "read-only"],
+  ["unzip x.zip -l", "side-effecting", /member name to extract/], // no option after the archive
+  ["xxd -ps in", "read-only"],
+  ["xxd -cols 8 in", "read-only"],
+  ["xxd -c8 -g 2 in -", "read-only"],
+  ["xxd -ps in out", "side-effecting", /`out`/], // -ps is -p, not -p -s (which would take `in`)
+  ["xxd in -u", "side-effecting", /`-u`/], // no option after the input file
+  ["xxd -- *", "undecidable", /may add the file xxd writes/],
+  ["uniq -f 1 -c in", "read-only"],
+  ["uniq -- *", "undecidable", /several words/],
+  ["uniq in -- out", "side-effecting"],
   ["curl https://example.com", "side-effecting", /network/],
   ["zgrep x f.gz", "undecidable", /PATH/],
   ["fd -l foo", "undecidable", /`fd -l`/],

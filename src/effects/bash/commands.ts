@@ -12,6 +12,9 @@ import { classifySed } from "./tools/sed.js";
 import { versionQuery } from "./tools/versions.js";
 import { classifyXargs, xargsCommand } from "./tools/xargs.js";
 import { classifyYq } from "./tools/yq.js";
+import { classifyXxd } from "./tools/xxd.js";
+import { classifyUnzip } from "./tools/unzip.js";
+import { classifyUniq } from "./tools/uniq.js";
 
 export { INERT_VARIABLES, isInertVariable } from "./tools/env.js";
 import { readOnly, sideEffecting, undecidable, type Arg, type BashVerdict } from "./verdict.js";
@@ -93,15 +96,8 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
       shortValued: "ktST",
       longValued: ["key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "batch-size", "random-source", "sort"],
     }),
-  uniq: (args) => operandsAtMost("uniq", args, { shortValued: "fsw", longValued: ["skip-fields", "skip-chars", "check-chars"] }, 1, "is the file uniq writes its output to"),
-  xxd(args) {
-    const v = operandsAtMost("xxd", args, { shortValued: "cglosn", prefixes: false }, 1, "is the file xxd writes its output to");
-    if (v.effect !== "read-only") return v;
-    // xxd reads no option after its first operand: in `xxd f -u`, `-u` is the file it writes.
-    const input = scanOptions("xxd", args, { shortValued: "cglosn", prefixes: false }).operands[0];
-    const after = input === undefined ? undefined : args[args.indexOf(input) + 1];
-    return after ? sideEffecting(`\`xxd … ${after.text}\` is the file xxd writes its output to (xxd reads no option after its input file)`) : v;
-  },
+  uniq: classifyUniq,
+  xxd: classifyXxd,
   tree: (args) => scan("tree", args, { short: { o: "writes", R: "writes" }, shortValued: "LPIHT", longValued: ["charset", "filelimit", "timefmt", "sort", "fromfile"], prefixes: false }),
   // -z/-Z look inside compressed files by running decompressors found through PATH.
   file: (args) => scan("file", args, { short: { C: "writes", z: "runs", Z: "runs" }, long: { compile: "writes", uncompress: "runs", "uncompress-noreport": "runs" }, shortValued: "emfFP", longValued: ["magic-file", "files-from", "separator", "exclude", "exclude-quiet", "parameter"] }),
@@ -140,18 +136,7 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
     return undecidable("`command` runs another command");
   },
   env: (args) => classifyEnv(args, classifyCommand),
-  unzip(args) {
-    // Listing (-l, -v), testing (-t) and extracting to standard output (-p, -c) only; any other
-    // use, a bare `unzip x.zip` among them, extracts files.
-    let reads = false;
-    for (const a of args) {
-      if (a.value === undefined) return undecidable(`\`unzip\` gets ${a.text}, computed at run time, where it could be an option`);
-      if (!a.value.startsWith("-") || a.value === "-") continue;
-      if (!/^-[lvtpcqzx]+$/.test(a.value)) return sideEffecting(`\`unzip ${a.value}\` is not a listing option of unzip`);
-      if (/[lvtpc]/.test(a.value)) reads = true;
-    }
-    return reads ? readOnly("unzip lists or prints an archive") : sideEffecting("`unzip` without -l, -v, -t, -p or -c extracts files");
-  },
+  unzip: classifyUnzip,
 };
 
 /** Read-looking programs that are not read-only, with the reason a verdict gives. */

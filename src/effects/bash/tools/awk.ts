@@ -18,6 +18,8 @@ import { grammar, opt, parseArgs } from "./getopt.js";
 
 const AWK = grammar(() => ({
   command: "awk",
+  // gawk's getopt string starts with `+`; mawk and the one true awk stop at the first operand.
+  permute: false,
   short: {
     F: opt("F", "required"), v: opt("v", "required"), f: opt("file", "required"), e: opt("source", "required"),
     E: opt("exec", "required"), i: opt("include", "required"), l: opt("load", "required"), W: opt("W", "required"),

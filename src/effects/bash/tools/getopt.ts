@@ -29,6 +29,8 @@ export interface Grammar {
   readonly abbreviations?: boolean;
   /** GNU: options may follow operands. False for tools that stop at the first operand (`xargs`, `env`). Default true. */
   readonly permute?: boolean;
+  /** GNU: the getopt string starts with `-` (uniq): operands come back in order and POSIXLY_CORRECT changes nothing. */
+  readonly inOrder?: boolean;
 }
 
 /** One option as the tool reads it. */
@@ -57,17 +59,23 @@ function findLong(grammar: Grammar, name: string): [string, OptionDef] | "ambigu
   const [first] = matches;
   const def = first === undefined ? undefined : grammar.long[first];
   if (first === undefined || !def) return undefined;
-  // getopt_long accepts an ambiguous prefix when every candidate is the same option.
-  const ids = new Set(matches.map((m) => grammar.long[m]?.id));
+  // getopt_long accepts an ambiguous prefix when every candidate is the same option (same
+  // value kind and meaning); otherwise it reports the prefix as ambiguous and exits.
+  const ids = new Set(matches.map((m) => `${grammar.long[m]?.id}\u0000${grammar.long[m]?.value ?? "none"}`));
   if (ids.size > 1) return "ambiguous";
   return [first, def];
 }
 
+/** How the tool is run: GNU getopt stops permuting when POSIXLY_CORRECT is in its environment. */
+export interface ParseMode {
+  readonly posixlyCorrect?: boolean;
+}
+
 /** Read `args` (everything after the command name) against `grammar`. */
-export function parseArgs(grammar: Grammar, args: readonly Arg[]): ParsedArgs {
+export function parseArgs(grammar: Grammar, args: readonly Arg[], mode: ParseMode = {}): ParsedArgs {
   const options: ParsedOption[] = [];
   const operands: Arg[] = [];
-  const permute = grammar.permute ?? true;
+  const permute = (grammar.permute ?? true) && (grammar.inOrder === true || mode.posixlyCorrect !== true);
   const stop = (verdict: BashVerdict, rest: number): ParsedArgs => ({ verdict, options, operands, rest });
   let i = 0;
   for (; i < args.length; i++) {

@@ -1,16 +1,15 @@
 /**
- * Version and listing queries of tools that otherwise run code: `node --version`, `npm ls`,
- * `java -version`. Read-only only in exactly these shapes — the query as the only argument (or a
- * listing subcommand with only listing options) — because the same programs run arbitrary code
- * with any other argument.
+ * Version queries of tools that otherwise run code: `node --version`, `npm -v`,
+ * `java -version`. Read-only only in exactly this shape — the query as the only argument —
+ * because the same programs run arbitrary code with any other argument.
  *
  * Left out on purpose: `go version` (a `toolchain` line in go.mod makes go download and run
  * another toolchain), `cargo`/`rustc` (rustup reads rust-toolchain.toml and may install one),
  * `yarn`/`pnpm` (corepack downloads the version package.json pins). What a version manager's shim
  * on PATH does is the PATH check's concern.
  */
-import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
-import { at, ownEntry } from "../../../util/narrow.js";
+import { readOnly, sideEffecting, type Arg, type BashVerdict } from "../verdict.js";
+import { ownEntry } from "../../../util/narrow.js";
 
 /** The spellings of the version query each tool answers without running anything else. */
 const VERSION_QUERIES: Readonly<Record<string, readonly string[]>> = {
@@ -37,15 +36,15 @@ const VERSION_QUERIES: Readonly<Record<string, readonly string[]>> = {
   cmake: ["--version"],
 };
 
-/** npm's listing subcommands, and the options that only shape the listing. */
-const NPM_LIST = new Set(["ls", "list", "la", "ll"]);
-const NPM_LIST_FLAGS = new Set([
-  "--all", "-a", "--json", "--long", "-l", "--parseable", "-p", "--global", "-g", "--link", "--unicode", "--prod",
-  "--production", "--dev", "--workspaces", "--include-workspace-root", "--no-unicode", "--no-color", "--color",
-]);
-const NPM_LIST_VALUED = new Set(["--depth", "--omit", "--include", "--workspace", "-w"]);
-/** npm subcommands that print a path or a setting and nothing else. */
-const NPM_PRINTS = new Set(["root", "prefix"]);
+/**
+ * Package managers' listing and info commands (`npm ls`, `npm view`, `npm root`, `pip list`, `yarn
+ * info`) are not read-only: npm writes a debug log under ~/.npm/_logs and an update-check stamp on
+ * every run (measured: `npm ls` in an empty HOME leaves both), asks the registry whether it is
+ * outdated, and honours `.npmrc` in the project (cache, logs-dir, registry, scripts); pip checks
+ * its own version over the network and writes its cache; yarn and pnpm go through corepack,
+ * which downloads the version package.json pins. Only the version query above is read-only.
+ */
+const NPM_SUBCOMMANDS_THAT_LOOK_READ_ONLY = new Set(["ls", "list", "la", "ll", "root", "prefix", "view", "info", "show", "outdated", "explain", "why", "query", "config", "get", "bin", "search", "help"]);
 
 /**
  * The verdict for a version query or an npm listing; `undefined` for any other use, which the
@@ -63,21 +62,6 @@ export function versionQuery(command: string, args: readonly Arg[]): BashVerdict
 
 function classifyNpm(args: readonly Arg[]): BashVerdict | undefined {
   const sub = args[0]?.value;
-  if (sub === undefined) return undefined;
-  if (NPM_PRINTS.has(sub)) return args.length === 1 || (args.length === 2 && ["-g", "--global"].includes(args[1]?.value ?? "")) ? readOnly(`npm ${sub} prints a path`) : undefined;
-  if (!NPM_LIST.has(sub)) return undefined;
-  for (let i = 1; i < args.length; i++) {
-    const arg = at(args, i);
-    const v = arg.value;
-    if (v === undefined) return undecidable(`\`npm ${sub}\` gets ${arg.text}, computed at run time`);
-    if (!v.startsWith("-")) continue; // a package name to list
-    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    if (NPM_LIST_FLAGS.has(v)) continue;
-    if (NPM_LIST_VALUED.has(name)) {
-      if (!v.includes("=")) i++;
-      continue;
-    }
-    return undecidable(`\`npm ${sub} ${v}\` is not a listing option proctor knows`);
-  }
-  return readOnly(`npm ${sub} lists installed packages`);
+  if (sub === undefined || !NPM_SUBCOMMANDS_THAT_LOOK_READ_ONLY.has(sub)) return undefined;
+  return sideEffecting(`\`npm ${sub}\` writes a debug log and an update-check stamp under ~/.npm, may ask the registry, and follows the project's .npmrc`);
 }

@@ -12,7 +12,7 @@
 import { readOnly, undecidable, type Arg, type BashVerdict } from "../verdict.js";
 import { grammar, opt, parseArgs } from "./getopt.js";
 
-const XARGS = grammar(() => ({
+export const XARGS = grammar(() => ({
   command: "xargs",
   permute: false,
   short: {
@@ -58,7 +58,8 @@ export function classifyXargs(args: readonly Arg[], classify: (name: string, arg
       if (r?.value === undefined) return undecidable(`\`xargs ${o.spelling}\` gets a replacement string computed at run time`);
       replace = r.value === "" ? undefined : r.value;
     }
-    if (o.id === "help" || o.id === "version" || o.id === "show-limits") return readOnly(`xargs ${o.spelling} prints and exits`);
+    // --help and --version exit where they are read; --show-limits prints and then runs the command.
+    if (o.id === "help" || o.id === "version") return readOnly(`xargs ${o.spelling} prints and exits`);
   }
   const [command, ...fixed] = parsed.operands;
   if (!command) return readOnly("xargs runs echo");
