@@ -116,6 +116,9 @@ export { fisherExact } from "./stats/fisher.js";
 export type { Counts } from "./stats/fisher.js";
 export { compareProportions, holmAdjust } from "./stats/compare.js";
 export type { ProportionComparison } from "./stats/compare.js";
+export { sequenceInterval, sequenceP, differenceSequence, verdictAgainst } from "./stats/sequence.js";
+export { stoppingCurve, sequenceRule, repeatedWilsonRule, fixedRule, fixedTrialsForPower } from "./stats/sequential-design.js";
+export type { StopRule, StoppingCurve } from "./stats/sequential-design.js";
 
 // evals: declared with defineEval, run by `proctor run` (or runEvals in code)
 export { defineEval, isEvalDefinition } from "./eval/define.js";

@@ -112,7 +112,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const labels = uniqueLabels(checks.map((c) => c.label ?? c.kind));
   const described = checks.map((c, i) => ({ label: at(labels, i), kind: c.kind, json: c.toJSON() }));
   if (options.thresholds) validateThresholds(options.thresholds, described, "measure: thresholds");
-  const early = resolveEarlyStop(options.earlyStop, options.thresholds);
+  const early = resolveEarlyStop(options.earlyStop, options.thresholds, confidence);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const { start, end } = shard ? shardTrials(trials, shard) : { start: 0, end: trials };
 

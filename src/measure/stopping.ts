@@ -3,7 +3,7 @@
  * once every gated check is settled.
  */
 import { InvalidInputError } from "../errors/proctor-error.js";
-import { wilsonInterval } from "../stats/proportion.js";
+import { verdictAgainst } from "../stats/sequence.js";
 import { thresholdFor } from "./thresholds.js";
 import type { StopInfo, Thresholds } from "./types.js";
 
@@ -15,18 +15,23 @@ export interface Budget {
   readonly maxMs?: number;
 }
 
-/** Early stop: skip the remaining trials once every gated check's interval clears its minimum. */
+/**
+ * Early stop: skip the remaining trials once every gated check is shown above or below its
+ * minimum by an anytime-valid test (a mixture martingale, `verdictAgainst`), which may be read
+ * after every trial: the chance that any check's stop verdict is wrong stays ≤ 1 − confidence
+ * however many trials are looked at (bench/stopping.mjs, test/stats/sequential.test.ts).
+ */
 export interface EarlyStop {
   /**
-   * Trials evaluated before the first look. Every look is a chance to stop on noise; a floor keeps
-   * the first few trials from deciding.
+   * Trials evaluated before the first look. Not needed for the error guarantee (that holds from
+   * the first trial); it keeps a run from ending before slow-to-show failures had a chance.
    * @default 10
    */
   readonly minTrials?: number;
   /**
-   * Confidence of the stopping interval. Higher than the report's, because stopping looks at the
-   * data after every trial (repeated looks inflate the error rate of any single-look interval).
-   * @default 0.99
+   * 1 − the error rate of a stop verdict, per check. The guarantee holds at this level whenever the
+   * run stops, so it need not be stricter than the report's.
+   * @default the measurement's confidence (0.95)
    */
   readonly confidence?: number;
 }
@@ -72,18 +77,18 @@ export function budgetStop(budget: Budget | undefined, state: { spentUsd: number
 }
 
 /** Normalise the earlyStop option (true → defaults), refusing it without thresholds to stop against. */
-export function resolveEarlyStop(option: boolean | EarlyStop | undefined, thresholds: Thresholds | undefined): Required<EarlyStop> | undefined {
+export function resolveEarlyStop(option: boolean | EarlyStop | undefined, thresholds: Thresholds | undefined, reportConfidence = 0.95): Required<EarlyStop> | undefined {
   if (!option) return undefined;
   if (!thresholds) throw new InvalidInputError("INVALID_INPUT", "earlyStop needs thresholds: it stops once every check's interval lies clear of its minimum, so pass thresholds: { min } or { per }");
   const o = option === true ? {} : option;
   const minTrials = o.minTrials ?? 10;
-  const confidence = o.confidence ?? 0.99;
+  const confidence = o.confidence ?? reportConfidence;
   if (!Number.isInteger(minTrials) || minTrials < 1) throw new InvalidInputError("INVALID_INPUT", `earlyStop.minTrials must be a positive integer; got ${JSON.stringify(minTrials)}`);
   if (!(confidence > 0 && confidence < 1)) throw new InvalidInputError("INVALID_INPUT", `earlyStop.confidence must be within (0, 1), e.g. 0.99; got ${JSON.stringify(confidence)}`);
   return { minTrials, confidence };
 }
 
-/** Every gated check's interval lies entirely above or below its minimum: more trials cannot change a verdict. */
+/** Every gated check is shown above or below its minimum by the anytime-valid test: stop, with each verdict wrong with probability ≤ α. */
 export function earlyStopDecision(
   early: Required<EarlyStop>,
   thresholds: Thresholds,
@@ -95,14 +100,13 @@ export function earlyStopDecision(
   for (const c of checks) {
     const t = thresholdFor(thresholds, c);
     if (!t) continue;
-    const { low, high } = wilsonInterval(c.passes, n, early.confidence);
-    if (low >= t.min) settled.push(`${c.label} above ${t.min}`);
-    else if (high < t.min) settled.push(`${c.label} below ${t.min}`);
-    else return undefined;
+    const verdict = verdictAgainst(c.passes, n, t.min, 1 - early.confidence);
+    if (!verdict) return undefined;
+    settled.push(`${c.label} ${verdict} ${t.min}`);
   }
   if (settled.length === 0) return undefined;
   return {
     reason: "early-stop",
-    message: `stopped early after ${n} evaluated trials: every gated check's ${Math.round(early.confidence * 100)}% interval lies clear of its minimum (${settled.join("; ")})`,
+    message: `stopped early after ${n} evaluated trials: every gated check is shown above or below its minimum by an anytime-valid test at ${Math.round(early.confidence * 100)}% (${settled.join("; ")})`,
   };
 }

@@ -175,10 +175,27 @@ describe("measure: budget and early stop", () => {
 
   it("stops early once every gated interval is clear of its minimum, and says so", async () => {
     const report = await measure({ run: () => withBash, checks: [tool("Bash"), notTool("Bash")], trials: 200, thresholds: { per: { tool: 0.5, notTool: 0.5 } }, earlyStop: true, progress: false });
-    // 99% Wilson at n passes of n is above 0.5 from n = 7; the floor of 10 trials decides.
+    // n passes of n show a rate above 0.5 (anytime-valid, 95%) from n = 7; the floor of 10 trials decides.
     expect(report.trials.ran).toBe(10);
     expect(report.stopped).toMatchObject({ reason: "early-stop" });
     expect(report.stopped!.message).toContain("tool(Bash) above 0.5; notTool(Bash) below 0.5");
+  });
+
+  it("a gate of 100% is refuted by the first failure and never confirmed: it stops on that failure, or runs every trial", async () => {
+    const failsAt4 = await measure({ run: pattern([0, 1, 2, 3, 5, 6, 7]), checks: [tool("Bash")], trials: 40, thresholds: { min: 1 }, earlyStop: { minTrials: 1 }, progress: false });
+    expect(failsAt4.trials.ran).toBe(5);
+    expect(failsAt4.stopped!.message).toContain("tool(Bash) below 1");
+    const never = await measure({ run: () => withBash, checks: [tool("Bash")], trials: 40, thresholds: { min: 1 }, earlyStop: true, progress: false });
+    expect(never.trials.ran).toBe(40);
+  });
+
+  it("stops on the anytime-valid verdict, not on a fixed-n interval: 17 of 20 against 0.6 is clear to Wilson, not yet to the test", async () => {
+    // Wilson 95% of 17/20 is 64.0–94.8%, above 0.6, so the old rule stopped at 20; the anytime-valid test needs more.
+    const passes = new Set([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19]);
+    const report = await measure({ run: (i) => (i >= 20 || passes.has(i) ? withBash : withRead), checks: [tool("Bash")], trials: 200, thresholds: { min: 0.6 }, earlyStop: { minTrials: 20 }, progress: false });
+    expect(wilsonInterval(17, 20).low).toBeGreaterThan(0.6);
+    expect(report.trials.ran).toBeGreaterThan(20);
+    expect(report.stopped?.reason).toBe("early-stop");
   });
 
   it("does not stop early while a check is still undecided", async () => {
