@@ -175,8 +175,15 @@ export function judged(rubric: string, opts: { min?: number | undefined; judge?:
 export type CustomVerdict = boolean | { pass: boolean; message?: string; score?: number };
 
 /**
- * A user-defined check. It serialises (`{"kind": kind, "$custom": true}`) for reports but cannot
- * be rebuilt from JSON: the function doesn't travel.
+ * A user-defined check. `fn` gets the target the check is evaluated against — for trace checks the
+ * run's whole `Trace` (its `toolCalls` with inputs, results and statuses, `subagents`, `skills`,
+ * `hooks`, `replies`, `output`, `files`, `usage`, `modelRequests`, `errors`; see trace/types.ts),
+ * for hook checks the `HookRunResult` — and must not change it. It returns `true`/`false`, or
+ * `{ pass, message?, score? }` (`message` is shown on failure, `score` in 0..1 for graded checks).
+ * Anything else fails, quoting it; a throw fails as inconclusive. It serialises
+ * (`{"kind": kind, "$custom": true}`) for reports but cannot be rebuilt from JSON: the function
+ * doesn't travel.
+ * @example custom<Trace>("no-sudo", (trace) => !trace.toolCalls.some((c) => String(c.input.command ?? "").includes("sudo")))
  */
 export function custom<T = Trace>(kind: string, fn: (target: T) => CustomVerdict): Check<T> {
   requireName("custom", "kind", kind);

@@ -33,24 +33,52 @@ export function subagent(name: string, checks: readonly Check<Trace>[]): Check<T
         };
       }
       const failures: string[] = [];
+      const failed: NestedFailure[] = [];
       let passed = 0;
       runs.forEach((run, r) => {
+        // The view numbers the subagent's calls from 0: keep the way back to the run's numbering.
+        const own = ownCallIndices(trace, run.id);
+        const dispatch = trace.toolCalls.findIndex((c) => c.id === run.id);
+        const where = `run ${r + 1} (${run.description ?? run.prompt.slice(0, 40)}), dispatched by #${dispatch} ${trace.toolCalls[dispatch]?.name ?? "Agent"} (id ${run.id})`;
         // A fresh view per nested check: one that mutates its trace cannot change what the next sees.
         const results = checks.map((c) => c.eval(subagentView(trace, run)));
         passed += results.filter((x) => x.pass).length;
         for (const x of results.filter((x) => !x.pass)) {
-          failures.push(`    run ${r + 1} (${run.description ?? run.prompt.slice(0, 40)}): ✗ ${x.label} — ${x.message.replace(/\n/g, "\n      ")}`);
+          const global = x.callIndex === undefined ? undefined : own[x.callIndex];
+          const on = global === undefined ? "" : ` on its call #${x.callIndex} (the run's #${global}, id ${trace.toolCalls[global]?.id})`;
+          failures.push(`    ${where}: ✗ ${x.label}${on} — ${x.message.replace(/\n/g, "\n      ")}`);
+          failed.push({ run: r + 1, subagentId: run.id, check: x.label, ...(global === undefined ? {} : { callIndex: global, callId: trace.toolCalls[global]?.id }) });
         }
       });
       const total = runs.length * checks.length;
       if (failures.length === 0) return { pass: true, message: `subagent ${name} ran ${runs.length} time(s) and passed all ${checks.length} nested check(s)` };
+      const firstCall = failed.find((f) => f.callIndex !== undefined)?.callIndex;
       return {
         pass: false,
         score: total === 0 ? 0 : passed / total,
-        message: `subagent ${name} ran ${runs.length} time(s); ${failures.length} nested check result(s) failed:\n${failures.join("\n")}`,
-        callIndex: trace.toolCalls.findIndex((c) => c.id === runs[0]?.id),
+        message: `subagent ${name} ran ${runs.length} time(s); ${failures.length} nested check result(s) failed (#N inside a nested message counts the subagent's own calls):\n${failures.join("\n")}`,
+        actual: failed,
+        callIndex: firstCall ?? trace.toolCalls.findIndex((c) => c.id === failed[0]?.subagentId),
       };
     },
     { label, json: () => ({ kind: "subagent", name, checks: checks.map((c) => c.toJSON()) }) },
   );
+}
+
+/** One nested check that failed: on which run, and on which call of the whole trace when it named one. */
+interface NestedFailure {
+  readonly run: number;
+  readonly subagentId: string;
+  readonly check: string;
+  readonly callIndex?: number;
+  readonly callId?: string | undefined;
+}
+
+/** Indices into `trace.toolCalls` of the calls one subagent made, in order: its view's call #i is the run's `[i]`. */
+function ownCallIndices(trace: Trace, id: string): number[] {
+  const out: number[] = [];
+  trace.toolCalls.forEach((c, i) => {
+    if (c.agent === id) out.push(i);
+  });
+  return out;
 }

@@ -4,8 +4,10 @@
  * as Claude Code reads permission rules (`Bash(git add:*)` allows `git add …`, not `git push`).
  *
  * Active: from the `Skill` call that invoked it to that agent's next `Skill` call or the end of the
- * run (as skill contracts scope calls), or — a command given as the prompt (`/commit`) — the main
- * agent's calls from the start. The prompt is known from the captured model requests (runHarness);
+ * run (as skill contracts scope calls; that next `Skill` call is judged too, so a command cannot
+ * leave its contract by handing off to another skill it does not allow), or — a command given as
+ * the prompt (`/commit`) — the main agent's calls from the start. Calls inside a subagent it
+ * dispatched are the subagent's; the `Agent` call itself is judged. The prompt is known from the captured model requests (runHarness);
  * a trace without them cannot show a prompt command ran, and the check says so.
  */
 import { readFileSync, statSync } from "node:fs";
@@ -69,14 +71,17 @@ interface IndexedCall {
   readonly index: number;
 }
 
-/** The calls of `agent` from `start` up to (not including) its next Skill call. */
+/**
+ * The calls of `agent` from `start` up to its next Skill call, which is included: handing off to
+ * another skill is a call the command made (it must allow `Skill`), and what follows is that skill's.
+ */
 function activeFrom(trace: Trace, start: number, agent: string): IndexedCall[] {
   const out: IndexedCall[] = [];
   for (let i = start; i < trace.toolCalls.length; i++) {
     const call = at(trace.toolCalls, i);
     if (call.agent !== agent) continue;
-    if (call.name === "Skill") break;
     out.push({ call, index: i });
+    if (call.name === "Skill") break;
   }
   return out;
 }

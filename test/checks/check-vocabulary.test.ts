@@ -4,7 +4,7 @@
  * tool kept from the model (notOffered). Each on hand-built traces, each failing closed.
  */
 import { describe, expect as vexpect, it } from "vitest";
-import { checkFromJSON, fileContains, hookSaid, notOffered, toolResult, toolStatuses, type HookEvent, type Trace } from "../../src/index.js";
+import { checkFromJSON, fileContains, hookSaid, notOffered, notTool, subagent, tool, toolResult, toolStatuses, type HookEvent, type Trace } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const incomplete = { complete: false, errors: [{ kind: "killed", message: "the run was killed" }] } as const;
@@ -172,5 +172,36 @@ describe("notOffered", () => {
     vexpect(notOffered("WebFetch").eval(makeTrace({ modelRequests: requests, ...incomplete })).message).toMatch(/cannot confirm WebFetch was never offered: the trace is incomplete/);
     const offered = makeTrace({ modelRequests: requests, source: { kind: "synthetic", cwd: "/work", tools: ["Bash", "Read"] } });
     vexpect(notOffered("WebFetc").eval(offered).message).toMatch(/did you mean WebFetch\?/);
+  });
+});
+
+describe("subagent: a failing nested check says which check failed on which call", () => {
+  const t = makeTrace({
+    calls: [
+      { id: "a1", name: "Agent", input: { subagent_type: "Explore", prompt: "one" } },
+      { id: "r1", name: "Read", agent: "a1", agentType: "Explore" },
+      { id: "a2", name: "Agent", input: { subagent_type: "Explore", prompt: "two" } },
+      { id: "g2", name: "Grep", agent: "a2", agentType: "Explore" },
+      { id: "b2", name: "Bash", input: { command: "rm -rf x" }, agent: "a2", agentType: "Explore" },
+    ],
+    subagents: [
+      { id: "a1", type: "Explore", prompt: "one", calls: [1], output: "ok", status: "success" },
+      { id: "a2", type: "Explore", prompt: "two", calls: [3, 4], output: "ok", status: "success" },
+    ],
+  });
+
+  it("names the run, its dispatching call, the nested check and the call in the run's own numbering", () => {
+    const r = subagent("Explore", [notTool("Bash"), tool("Read")]).eval(t);
+    vexpect(r).toMatchObject({ pass: false, callIndex: 4, score: 0.5 });
+    vexpect(r.actual).toEqual([
+      { run: 2, subagentId: "a2", check: "notTool(Bash)", callIndex: 4, callId: "b2" },
+      { run: 2, subagentId: "a2", check: "tool(Read)" },
+    ]);
+    vexpect(r.message).toMatchInlineSnapshot(`
+      "subagent Explore ran 2 time(s); 2 nested check result(s) failed (#N inside a nested message counts the subagent's own calls):
+          run 2 (two), dispatched by #2 Agent (id a2): ✗ notTool(Bash) on its call #1 (the run's #4, id b2) — expected no call to Bash; found 1:
+                #1 Bash [Explore] {"command":"rm -rf x"} → success
+          run 2 (two), dispatched by #2 Agent (id a2): ✗ tool(Read) — expected a call to Read; the agent made Grep, Bash (2 calls)"
+    `);
   });
 });

@@ -5,6 +5,7 @@ import {
   cacheTokens, checkFromJSON, checksFromJSON, cost, custom, denied, didNotWrite, eachReply, hookFired, inputTokens, judged,
   latency, mcp, notTool, onlyTools, output, outputTokens, received, replyCount, skill, subagent, tokens, tool, toolCount,
   toolWith, trajectory, turns, wrote, wroteOnly, blocked, allowed, advertised, type Check, type ArgMatcher,
+  toolResult, toolStatuses, hookSaid, fileContains, notOffered, withinAllowedTools,
 } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
@@ -57,6 +58,12 @@ const leafCheck: fc.Arbitrary<Check<any>> = fc.oneof(
   fc.constant(blocked()),
   fc.constant(allowed()),
   name.map((n) => advertised(n)),
+  fc.tuple(name, matcherText, fc.option(fc.boolean(), { nil: undefined })).map(([n, m, all]) => toolResult(n, m, { all })),
+  fc.tuple(fc.oneof(name, fc.constant("*")), fc.array(fc.constantFrom("success", "failure", "denied", "pending" as const), { maxLength: 4 })).map(([n, st]) => toolStatuses(n, st)),
+  fc.tuple(name, matcherText, fc.constantFrom("any", "reason", "context", "message", "output" as const)).map(([e, m, where]) => hookSaid(e, m, { in: where })),
+  fc.tuple(text, matcherText).map(([p, m]) => fileContains(p, m)),
+  name.map((n) => notOffered(n)),
+  fc.constantFrom("test/fixtures/allowed-tools/commands/commit.md", "test/fixtures/allowed-tools/skills/release").map((p) => withinAllowedTools(p)),
 );
 const anyCheck = fc.oneof(leafCheck, fc.tuple(name, fc.array(leafCheck, { maxLength: 3 })).map(([n, cs]) => subagent(n, cs)));
 
