@@ -71,7 +71,7 @@ function operandWord(): fc.Arbitrary<Word[]> {
 
 /** xxd's own option words (two letters, long spellings, attached values). */
 const XXD_WORDS = ["-a", "-b", "-C", "-d", "-e", "-E", "-i", "-p", "-ps", "-postscript", "-r", "-u", "-c", "-c8", "-cols", "-g", "-g2", "-groupsize", "-l", "-l4", "-len", "-s", "-s1", "-seek", "-n", "-name", "-o", "-o1", "-R", "--ps", "--cols", "-h", "-v", "8", "1"];
-const UNZIP_WORDS = ["-l", "-v", "-t", "-p", "-c", "-q", "-z", "-x", "-d", "-o", "-n", "-Z", "-lq"];
+const UNZIP_WORDS = ["-l", "-v", "-t", "-p", "-c", "-q", "-z", "-x", "-d", "-o", "-n", "-Z", "-Z1", "-lq", "-M", "-1", "-T"];
 const AWK_PROGRAMS = ["{print}", "{print > \"out\"}", "BEGIN{system(\"touch ran\")}", "NR==1", "{print | \"cat\"}"];
 const AWK_WORDS = ["-F:", "-F", ":", "-v", "x=1", "-f", "in", "--", "-W", "version", "-Wv"];
 const XARGS_COMMANDS = ["grep a", "cat", "wc -l", "sort", "uniq", "touch", "rm", "head -n1", "sed p", "xxd"];
