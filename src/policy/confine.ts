@@ -24,6 +24,11 @@ export interface ConfineOptions {
   bwrap?: string;
   /** Steps to leave out (tests only: proves each step's test can fail). */
   omit?: readonly ConfineStep[];
+  /**
+   * Directories bound read-write inside (after the work dir). For observers, not for the gate: a
+   * scratch copy whose changes are then compared, so an effect is seen rather than only refused.
+   */
+  writable?: readonly string[];
 }
 
 // Classic BPF opcodes and seccomp return values (linux/filter.h, linux/seccomp.h).
@@ -106,6 +111,7 @@ export function bwrapArgs(opts: ConfineOptions): string[] {
   if (!omit.has("procSysRo")) args.push("--ro-bind", "/proc/sys", "/proc/sys");
   args.push("--tmpfs", "/tmp");
   if (!omit.has("rebindWorkDir")) args.push("--ro-bind", opts.cwd, opts.cwd);
+  for (const dir of opts.writable ?? []) args.push("--bind", dir, dir);
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", opts.cwd);
   if (!omit.has("unshareNet")) args.push("--unshare-net");
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session", "--die-with-parent");

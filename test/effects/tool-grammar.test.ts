@@ -286,6 +286,10 @@ table("other tools", [
   ["unzip -l x.zip -d out", "side-effecting", /where unzip extracts/],
   ["unzip -l x.zip -x a.txt", "read-only"],
   ["unzip x.zip -l", "side-effecting", /member name to extract/], // no option after the archive
+  ["unzip -Z1 x.zip", "read-only"],
+  ["unzip -Z -l x.zip a", "read-only"],
+  ["unzip -Z -M x.zip", "side-effecting", /zipinfo/], // -M pages
+  ["unzip -Z x.zip -1", "side-effecting"], // after the archive, a member name
   ["xxd -ps in", "read-only"],
   ["xxd -cols 8 in", "read-only"],
   ["xxd -c8 -g 2 in -", "read-only"],
