@@ -147,7 +147,11 @@ describe("plugin eval graders (property)", () => {
         const results = chosen.map((c, i) => ({ passed: passes[i]!, weight: c.grader.weight, withOnly: !c.scored }));
         let num = 0;
         let den = 0;
-        for (const r of results) if (!r.withOnly) ((den += r.weight), (num += r.passed ? r.weight : 0));
+        for (const r of results) {
+          if (r.withOnly) continue;
+          den += r.weight;
+          if (r.passed) num += r.weight;
+        }
         expect(runScore(results)).toBeCloseTo(den === 0 ? 0 : num / den, 12);
       }),
       { numRuns: RUNS },
