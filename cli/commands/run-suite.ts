@@ -23,6 +23,7 @@ export interface SuiteRunOptions {
   readonly json?: string | undefined;
   readonly junit?: string | undefined;
   readonly judgeModel?: string | undefined;
+  readonly allowTools?: readonly string[] | undefined;
   readonly writeScripts: boolean;
   readonly quiet: boolean;
   readonly signal: AbortSignal;
@@ -66,7 +67,7 @@ export async function runSuiteCommand(options: SuiteRunOptions): Promise<number>
   const written: string[] = [];
   // Loaded only for a run that writes scripts.
   const fromTranscript = options.writeScripts ? (await import("../../mock-model/replay/script-from-transcript.js")).scriptFromTranscript : undefined;
-  const tier = suiteTier(suite, { tier: options.tier, claudePath: process.env.PROCTOR_CLAUDE, judgeModel: options.judgeModel, signal: options.signal, ...(fromTranscript ? { onStream: scriptWriter(written, fromTranscript) } : {}) });
+  const tier = suiteTier(suite, { tier: options.tier, claudePath: process.env.PROCTOR_CLAUDE, judgeModel: options.judgeModel, allowTools: options.allowTools, signal: options.signal, ...(fromTranscript ? { onStream: scriptWriter(written, fromTranscript) } : {}) });
   const startedAt = new Date();
   const outcome = await runPluginEvalSuite(suite, {
     runTrial: tier.runTrial,

@@ -20,7 +20,7 @@ const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
             [--claude VERSION,VERSION…]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
-            [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--write-scripts]   (a claude plugin eval suite)`;
+            [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -200,6 +200,7 @@ const run: Command = async (argv) => {
       "output-dir": { type: "string" },
       "judge-model": { type: "string" },
       "write-scripts": { type: "boolean" },
+      "allow-tools": { type: "string", multiple: true },
     },
     USAGE,
   );
@@ -241,6 +242,7 @@ const run: Command = async (argv) => {
           json: values.json,
           junit: values.junit,
           judgeModel: values["judge-model"],
+          allowTools: values["allow-tools"],
           writeScripts: values["write-scripts"] === true,
           quiet: values.quiet === true,
           signal: controller.signal,
@@ -252,7 +254,7 @@ const run: Command = async (argv) => {
       interruption.release();
     }
   }
-  for (const flag of ["ablation", "threshold", "output-dir", "judge-model", "write-scripts"] as const) {
+  for (const flag of ["ablation", "threshold", "output-dir", "judge-model", "write-scripts", "allow-tools"] as const) {
     if (values[flag] !== undefined) throw new InvalidInputError("INVALID_INPUT", `--${flag} is for claude plugin eval suites (an eval dir of case directories); ${positionals.join(", ") || "the given paths"} holds none\nusage: ${USAGE}`);
   }
   let paths = positionals;

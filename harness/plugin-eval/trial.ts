@@ -31,6 +31,8 @@ export interface SuiteTierOptions {
   /** The judge model of the real tier. @default "haiku" (claude's default) */
   readonly judgeModel?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Operator grants for gated tools (Bash, Write, Edit, WebFetch, mcp__*), as claude plugin eval's --allow-tools. */
+  readonly allowTools?: readonly string[] | undefined;
   /** Called with each run's raw stream-json (e.g. to write a first script from a real run). */
   readonly onStream?: ((c: SuiteCase, arm: Arm, trial: number, stdout: string) => void) | undefined;
 }
@@ -54,22 +56,53 @@ export function checkSuiteRunnable(suite: PluginEvalSuite, tier: SuiteTier): Map
   return sidecars;
 }
 
+/** Tools a case may use without an operator's grant (claude plugin eval's read-only set). */
+export const UNGATED_TOOLS = new Set(["Read", "Glob", "Grep", "NotebookRead", "Skill", "AskUserQuestion", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskStop", "Agent", "TodoWrite"]);
+
+const ruleOf = (entry: string) => {
+  const m = /^([^()]+)(?:\((.*)\))?$/.exec(entry.trim());
+  return { tool: m?.[1] ?? entry, content: m?.[2] };
+};
+
+/**
+ * The tools a case's runs get, as claude plugin eval grants them: the case's allowed_tools that
+ * need no grant, the operator's grants (`--allow-tools`), and the case's gated tools a grant
+ * covers; the rest of allowed_tools is withheld. The case's disallowed tools win.
+ */
+export function grantTools(allowed: readonly string[], grants: readonly string[], disallowed: readonly string[] = []): { allowed: string[]; withheld: string[] } {
+  const granted = grants.flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
+  const rules = granted.map(ruleOf);
+  const out = [...granted];
+  const withheld: string[] = [];
+  for (const entry of allowed.flatMap((a) => a.split(",")).map((a) => a.trim()).filter(Boolean)) {
+    const r = ruleOf(entry);
+    const covered = rules.some((g) => g.tool === r.tool && (g.content === undefined || r.content === undefined || g.content === r.content));
+    if (UNGATED_TOOLS.has(r.tool) || covered) out.push(entry);
+    else withheld.push(entry);
+  }
+  const no = new Set(disallowed);
+  return { allowed: [...new Set(out)].filter((t) => !no.has(ruleOf(t).tool)), withheld };
+}
+
 /** The run spec of one case on one arm (everything but the script). */
-export function caseSpec(suite: PluginEvalSuite, c: SuiteCase, arm: Arm, claudePath: string | undefined): Omit<ClaudeRunSpec, "script"> {
+export function caseSpec(suite: PluginEvalSuite, c: SuiteCase, arm: Arm, claudePath: string | undefined, allowTools: readonly string[] = []): Omit<ClaudeRunSpec, "script"> {
   const e = c.case.execution;
+  const tools = grantTools(e.allowed_tools, allowTools, e.disallowed_tools);
+  // A withheld tool is not offered at all (disallowed), so it cannot even be called and refused.
+  const withheld = [...new Set([...tools.withheld.filter((t) => ruleOf(t).content === undefined), ...(e.disallowed_tools ?? [])])];
   const args = [...(e.append_system_prompt ? ["--append-system-prompt", e.append_system_prompt] : []), ...c.case.context.add_dirs.flatMap((d) => ["--add-dir", resolve(c.dir, d)])];
   return {
     prompt: e.prompt,
     cwd: c.dir,
     plugins: arm === "with" && suite.pluginDir ? [suite.pluginDir] : [],
     permissionMode: "dontAsk",
-    allowedTools: e.allowed_tools,
-    ...(e.disallowed_tools?.length ? { disallowedTools: e.disallowed_tools } : {}),
+    allowedTools: tools.allowed,
+    ...(withheld.length ? { disallowedTools: withheld } : {}),
     maxTurns: e.max_turns,
     timeoutMs: e.timeout_seconds * 1000,
     ...(e.model ? { model: e.model } : {}),
     ...(Object.keys(e.env).length ? { env: e.env } : {}),
-    ...(args.length ? { args } : {}),
+    args,
     reject: false,
     ...(claudePath ? { claudePath } : {}),
   };
@@ -96,7 +129,7 @@ const createdOf = (trace: Trace) => (trace.files?.changes ?? []).filter((f) => f
 export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
   const sidecars = checkSuiteRunnable(suite, options.tier);
   const runTrial = async (c: SuiteCase, arm: Arm, trial: number, _context: TrialContext): Promise<SuiteTrial> => {
-    const spec = { ...caseSpec(suite, c, arm, options.claudePath), ...(options.signal ? { signal: options.signal } : {}) };
+    const spec = { ...caseSpec(suite, c, arm, options.claudePath, options.allowTools), ...(options.signal ? { signal: options.signal } : {}) };
     const sidecar = sidecars.get(c);
     const result =
       options.tier === "mock"
