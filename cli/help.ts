@@ -103,8 +103,14 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
       claude:
         "the claude version matrix: run the evals on each listed claude — a version (2.1.197), latest, or a binary's path, comma-separated — and print each check's rate per version with Fisher's exact test against the first. Versions not in the project are installed once into $PROCTOR_CLAUDE_CACHE (default ~/.cache/proctor/claude-code)",
+      ablation: "a claude plugin eval suite (EVAL_DIR): with-without (default) also runs each case without the plugin and reports the delta; none runs only with it",
+      threshold: "a claude plugin eval suite: a case passes when its score is at least this (default 1)",
+      "output-dir": "a claude plugin eval suite: where aggregate-result.json goes (default EVAL_DIR/results/<time>/)",
+      "judge-model": "a claude plugin eval suite on --real: the model of llm graders' judge (default haiku)",
+      "allow-tools": "a claude plugin eval suite: grant these gated tools (Bash, Write, Edit, WebFetch, mcp__*; Tool(pattern) too) to every case, as claude plugin eval --allow-tools does; a case's gated allowed_tools without a grant are withheld",
+      "write-scripts": "a claude plugin eval suite on --real: write each case's first run as <case>/proctor.script.json and proctor.recording.jsonl (never overwriting), for the mock and replay tiers",
     },
-    examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10"],
+    examples: ["npx proctor run", "npx proctor run evals/ --mock   # a claude plugin eval suite: both arms, aggregate-result.json", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",
   },
   bisect: {
@@ -125,6 +131,13 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
     },
     examples: ["npx proctor bisect evals/guard.eval.ts --eval \"guard blocks rm -rf\" --from 2.1.197 --to latest"],
     exit: "0 found, every step decided · 1 no significant change between the ends, or a step stayed uncertain · 2 bad input",
+  },
+  mock: {
+    about:
+      "proctor mock serve: the scripted mock model as a standalone server on 127.0.0.1 that any claude can use (ANTHROPIC_BASE_URL; any API key). Each claude session gets its own run of a script: with --suite, the script of the case whose prompt started it (<case>/proctor.script.json), and llm graders' judge calls answered from the cases' judge rules — so `claude plugin eval` runs a suite offline with no glue. Runs until stopped (Ctrl-C).",
+    options: { suite: "a claude plugin eval suite (eval dir) whose cases' scripts the sessions get", script: "a script (JSON/YAML) for every session no case claims", port: "listen on this port (default: a free one)" },
+    examples: ["npx proctor mock serve --suite evals/ --port 8765 &  ANTHROPIC_BASE_URL=http://127.0.0.1:8765 ANTHROPIC_API_KEY=mock claude plugin eval . --trust-plugin --no-publish"],
+    exit: "0 stopped by a signal · 2 bad input",
   },
   export: {
     about: "Write eval files as a promptfoo config that runs the same prompts and checks through proctor's provider and assertion.",

@@ -18,6 +18,7 @@ const COMMANDS: CommandTable = {
   run: { summary: "run [EVAL_FILES…] [--mock|--real] [--trials N] [--junit F] [--json F] [--baseline F]  measure evals and gate them", load: () => import("./commands/run.js") },
   bisect: { summary: "bisect EVAL_FILE --from V --to V|latest [--check LABEL] [--trials N]  the first claude version where an eval's rate changed", load: () => import("./commands/bisect.js") },
   export: { summary: "export promptfoo EVAL_FILES… [-o FILE] [--real]  eval files as a promptfoo config", load: () => import("./commands/export.js") },
+  mock: { summary: "mock serve [--suite EVAL_DIR] [--script F] [--port N]  the mock model as a server any claude can use (claude plugin eval offline)", load: () => import("./commands/mock.js") },
   replay: { summary: "replay RECORDING [--plugin DIR] [--fixture DIR] [--stop-at-first]  replay a recorded run on the real binary; show where it diverges", load: () => import("./commands/replay.js") },
   sessions: { summary: "sessions [DIR]                  list Claude Code sessions (~/.claude/projects) to check, show or replay", load: () => import("./commands/sessions.js") },
   gate: { summary: "gate [--purity L] [--policy F] [--rule-of-two LEGS] [--rung R]  PreToolUse hook: allow/deny/ask one tool call", load: () => import("./commands/gate.js") },

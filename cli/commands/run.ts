@@ -18,7 +18,9 @@ import { driftText } from "../../src/checks/replay.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
-            [--claude VERSION,VERSION…]`;
+            [--claude VERSION,VERSION…]
+       proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
+            [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -97,6 +99,20 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   } catch (error) {
     throw new InvalidInputError("INVALID_INPUT", `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/**
+ * The positionals when every one is a `claude plugin eval` suite (a directory of case directories
+ * and no eval files); undefined when none is. A mix is refused: the two kinds report differently.
+ */
+async function pluginEvalSuites(paths: readonly string[]): Promise<string[] | undefined> {
+  const dirs = paths.filter((p) => existsSync(p) && statSync(p).isDirectory() && findEvalFiles(p).length === 0);
+  if (dirs.length === 0) return undefined;
+  const { isPluginEvalSuite } = await import("../../src/plugin-eval/read.js");
+  const suites = dirs.filter(isPluginEvalSuite);
+  if (suites.length === 0) return undefined;
+  if (suites.length !== paths.length) throw new InvalidInputError("INVALID_INPUT", `${suites.join(", ")} ${suites.length === 1 ? "is a claude plugin eval suite" : "are claude plugin eval suites"}; run ${suites.length === 1 ? "it" : "them"} apart from eval files (${paths.filter((p) => !suites.includes(p)).join(", ")})`);
+  return suites;
 }
 
 /** The signals that stop a run: Ctrl-C, a polite kill, a closed terminal. */
@@ -178,6 +194,13 @@ const run: Command = async (argv) => {
       traces: { type: "string" },
       "all-traces": { type: "boolean" },
       claude: { type: "string" },
+      // A `claude plugin eval` suite (run-suite.ts).
+      ablation: { type: "string" },
+      threshold: { type: "string" },
+      "output-dir": { type: "string" },
+      "judge-model": { type: "string" },
+      "write-scripts": { type: "boolean" },
+      "allow-tools": { type: "string", multiple: true },
     },
     USAGE,
   );
@@ -197,6 +220,43 @@ const run: Command = async (argv) => {
     baseline = (await baselineModules()).readBaseline(baselineFile);
   }
 
+  const suiteDirs = await pluginEvalSuites(positionals);
+  if (suiteDirs) {
+    const { runSuiteCommand } = await import("./run-suite.js");
+    if (values.ablation !== undefined && values.ablation !== "with-without" && values.ablation !== "none") throw new InvalidInputError("INVALID_INPUT", `--ablation is with-without or none; got ${JSON.stringify(values.ablation)}`);
+    const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+    if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new InvalidInputError("INVALID_INPUT", `--threshold must be within 0..1; got ${JSON.stringify(values.threshold)}`);
+    const controller = new AbortController();
+    const interruption = interruptOn(controller);
+    try {
+      let code = 0;
+      for (const dir of suiteDirs) {
+        const suiteCode = await runSuiteCommand({
+          dir,
+          tier: tier === "auto" ? "mock" : tier,
+          runs: trials,
+          concurrency,
+          threshold,
+          ablation: values.ablation !== "none",
+          outputDir: values["output-dir"],
+          json: values.json,
+          junit: values.junit,
+          judgeModel: values["judge-model"],
+          allowTools: values["allow-tools"],
+          writeScripts: values["write-scripts"] === true,
+          quiet: values.quiet === true,
+          signal: controller.signal,
+        });
+        code = Math.max(code, suiteCode);
+      }
+      return interruption.signal ? signalExitCode(interruption.signal) : code;
+    } finally {
+      interruption.release();
+    }
+  }
+  for (const flag of ["ablation", "threshold", "output-dir", "judge-model", "write-scripts", "allow-tools"] as const) {
+    if (values[flag] !== undefined) throw new InvalidInputError("INVALID_INPUT", `--${flag} is for claude plugin eval suites (an eval dir of case directories); ${positionals.join(", ") || "the given paths"} holds none\nusage: ${USAGE}`);
+  }
   let paths = positionals;
   if (paths.length === 0) {
     const found = DEFAULT_DIRS.find((dir) => existsSync(dir) && statSync(dir).isDirectory() && findEvalFiles(dir).length > 0);

@@ -30,6 +30,12 @@ export interface MockModelOptions {
   readonly onRequest?: (request: RawRequest) => void;
   /** Called when an answer has been written (a stalled one never is), with how long the server took. */
   readonly onAnswer?: (answer: { readonly method: string; readonly url: string; readonly status: number; readonly ms: number }) => void;
+  /**
+   * Pick the run a request belongs to by something other than its API key (e.g. claude's session
+   * id, for a server many claude processes share with one key): return the key the run was
+   * registered under, or undefined to look the request's own key up.
+   */
+  readonly route?: (request: RawRequest) => string | undefined;
   /** Let the process exit while the server is still listening. @default false */
   readonly unref?: boolean;
 }
@@ -74,7 +80,8 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const path = url.split("?")[0] ?? url;
-    options.onRequest?.({ method, url, headers: req.headers, body });
+    const raw = { method, url, headers: req.headers, body };
+    options.onRequest?.(raw);
 
     if ((method === "HEAD" || method === "GET") && HEALTH_PATHS.has(path)) {
       if (method === "HEAD") return void res.writeHead(200).end();
@@ -86,7 +93,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     if (method !== "POST" || (path !== "/v1/messages" && path !== "/v1/responses")) {
       return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `proctor mock model: no route for ${method} ${path}; it serves POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/responses and health checks` } });
     }
-    const key = apiKeyOf(req);
+    const key = options.route?.(raw) ?? apiKeyOf(req);
     const run = key ? runs.get(key) : undefined;
     if (!run) {
       return sendApiError(res, 401, "authentication_error", `proctor mock model: no run is registered for ${key ? "this API key" : "a request without an API key"}; register one with mock.addRun(script) and pass its apiKey`);

@@ -13,6 +13,7 @@ export type ProctorErrorCode =
   | "BINARY_MISSING"
   | "RUN_FAILED"
   | "SCRIPT_INVALID"
+  | "SUITE_INVALID"
   | "SCRIPT_OVERRUN"
   | "TIMEOUT"
   | "RATES_BELOW_THRESHOLD"
@@ -104,7 +105,7 @@ export class TranscriptError extends ProctorError {
 
 /** A file or setting that configures proctor is wrong: a policy, a mock-model script, an API key. */
 export class ConfigError extends ProctorError {
-  declare readonly code: "POLICY_INVALID" | "SCRIPT_INVALID" | "NO_API_KEY";
+  declare readonly code: "POLICY_INVALID" | "SCRIPT_INVALID" | "SUITE_INVALID" | "NO_API_KEY";
   constructor(code: ConfigError["code"], shortMessage: string, options?: ProctorErrorOptions) {
     super(code, shortMessage, options);
     this.name = "ConfigError";
@@ -161,6 +162,7 @@ export function errorForCode(code: DataErrorCode, shortMessage: string, options?
       return new TranscriptError(code, shortMessage, options);
     case "POLICY_INVALID":
     case "SCRIPT_INVALID":
+    case "SUITE_INVALID":
     case "NO_API_KEY":
       return new ConfigError(code, shortMessage, options);
     case "REPORT_INVALID":

@@ -1,0 +1,113 @@
+/**
+ * `proctor run evals/` over a `claude plugin eval` suite: every case on both arms (with and
+ * without the plugin) on the mock, a replay or the real API, scored like claude scores it into an
+ * aggregate-result.json, plus proctor's own reports (JSON CheckReports, JUnit).
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
+import type { CheckReport } from "../../src/measure/types.js";
+import { readPluginEvalSuite } from "../../src/plugin-eval/read.js";
+import { aggregateResult, runPluginEvalSuite, type SuiteOutcome } from "../../src/plugin-eval/run-suite.js";
+import type { Arm } from "../../src/plugin-eval/score.js";
+import type { SuiteCase } from "../../src/plugin-eval/types.js";
+
+export interface SuiteRunOptions {
+  readonly dir: string;
+  readonly tier: "mock" | "replay" | "real";
+  readonly runs?: number | undefined;
+  readonly concurrency?: number | undefined;
+  readonly threshold?: number | undefined;
+  readonly ablation: boolean;
+  readonly outputDir?: string | undefined;
+  readonly json?: string | undefined;
+  readonly junit?: string | undefined;
+  readonly judgeModel?: string | undefined;
+  readonly allowTools?: readonly string[] | undefined;
+  readonly writeScripts: boolean;
+  readonly quiet: boolean;
+  readonly signal: AbortSignal;
+}
+
+const fmt = (n: number) => n.toFixed(2);
+const signed = (n: number) => `${n > 0 ? "+" : ""}${n.toFixed(2)}`;
+
+/** One line per case, as claude prints them. */
+export function caseLine(outcome: SuiteOutcome["cases"][number], threshold: number): string {
+  const a = outcome.aggregates;
+  const runs = outcome.arms.with.length + (outcome.arms.without?.length ?? 0);
+  const mark = a.score >= threshold ? "✓" : "✗";
+  if (a.scoreWithout !== undefined && a.delta !== undefined) return `${mark} ${outcome.case.case.name}  with ${fmt(a.score)}  without ${fmt(a.scoreWithout)}  Δ ${signed(a.delta)}  (${runs} runs)`;
+  return `${mark} ${outcome.case.case.name}  score ${fmt(a.score)}  pass ${Math.round(a.passRate * 100)}%  (${runs} runs)`;
+}
+
+/** First scripts from a real run: the with arm's first run of each case, as its sidecar and its recording (never overwriting). */
+function scriptWriter(written: string[], scriptFromTranscript: (stdout: string) => { turns: unknown; subagents?: unknown }) {
+  return (c: SuiteCase, arm: Arm, trial: number, stdout: string) => {
+    if (arm !== "with" || trial !== 0) return;
+    const recording = join(c.dir, "proctor.recording.jsonl");
+    if (!existsSync(recording)) {
+      writeFileSync(recording, stdout);
+      written.push(recording);
+    }
+    const script = join(c.dir, "proctor.script.json");
+    if (!existsSync(script)) {
+      const { turns, subagents } = scriptFromTranscript(stdout);
+      writeFileSync(script, `${JSON.stringify({ turns, ...(subagents ? { subagents } : {}), judge: {} }, null, 2)}\n`);
+      written.push(script);
+    }
+  };
+}
+
+export async function runSuiteCommand(options: SuiteRunOptions): Promise<number> {
+  const suite = readPluginEvalSuite(options.dir);
+  if (options.writeScripts && options.tier !== "real") throw new InvalidInputError("INVALID_INPUT", "--write-scripts writes first scripts from real runs: use it with --real");
+  if (options.ablation && !suite.pluginDir) throw new InvalidInputError("INVALID_INPUT", `${options.dir}: no plugin beside the eval dir (${dirname(suite.root)}/.claude-plugin/plugin.json), so there is no without-plugin arm`, { hint: "run with --ablation none, or keep the suite in the plugin's evals/ directory" });
+  const { suiteTier } = await import("../../harness/plugin-eval/trial.js");
+  const written: string[] = [];
+  // Loaded only for a run that writes scripts.
+  const fromTranscript = options.writeScripts ? (await import("../../mock-model/replay/script-from-transcript.js")).scriptFromTranscript : undefined;
+  const tier = suiteTier(suite, { tier: options.tier, claudePath: process.env.PROCTOR_CLAUDE, judgeModel: options.judgeModel, allowTools: options.allowTools, signal: options.signal, ...(fromTranscript ? { onStream: scriptWriter(written, fromTranscript) } : {}) });
+  const startedAt = new Date();
+  const outcome = await runPluginEvalSuite(suite, {
+    runTrial: tier.runTrial,
+    judge: tier.judge,
+    ablation: options.ablation,
+    runs: options.runs,
+    concurrency: options.concurrency,
+    threshold: options.threshold,
+    progress: options.quiet ? false : "auto",
+    signal: options.signal,
+    onCase: () => {},
+  });
+  for (const c of outcome.cases) process.stdout.write(`${caseLine(c, outcome.threshold)}\n`);
+  const a = outcome.aggregates;
+  process.stdout.write(`${a.casesTotal} case(s) · ${a.casesPassed} passed · score ${fmt(a.overallScore)}${a.meanDelta !== undefined ? ` · mean Δ ${signed(a.meanDelta)}` : ""}\n`);
+  const reports: CheckReport[] = outcome.cases.flatMap((c) => [c.reports.with, ...(c.reports.without ? [c.reports.without] : [])]);
+  const costUsd = reports.reduce((sum, r) => sum + r.usage.costUsd, 0);
+  const outDir = options.outputDir ?? join(suite.root, "results", startedAt.toISOString().replace(/[:.]/g, "-"));
+  const file = join(outDir, "aggregate-result.json");
+  const version = await versionOf(process.env.PROCTOR_CLAUDE);
+  try {
+    mkdirSync(outDir, { recursive: true });
+    const result = aggregateResult(outcome, { ...(version ? { claudeVersion: version } : {}), startedAt: startedAt.toISOString(), durationSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000), costUsd });
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    if (options.json) writeFileSync(options.json, `${JSON.stringify(reports, null, 2)}\n`);
+  } catch (error) {
+    throw new InvalidInputError("INVALID_INPUT", `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  process.stdout.write(`wrote ${file}\n`);
+  if (options.junit) {
+    const { reportSuites } = await import("../../reporters/junit/from-reports.js");
+    const { buildJunitXml, writeJunit } = await import("../../reporters/junit/xml.js");
+    writeJunit(options.junit, buildJunitXml(reportSuites(reports), "proctor run"));
+  }
+  for (const w of written) process.stdout.write(`wrote ${w}\n`);
+  return a.casesPassed === a.casesTotal ? 0 : 1;
+}
+
+async function versionOf(claudePath: string | undefined): Promise<string | undefined> {
+  const { resolveClaudeBinary } = await import("../../harness/claude/binary.js");
+  const { claudeVersionOf } = await import("../../harness/claude/versions.js");
+  return claudeVersionOf(resolveClaudeBinary({ claudePath, cwd: process.cwd() })).catch(() => undefined);
+}

@@ -1,0 +1,162 @@
+/**
+ * The tiers a `claude plugin eval` suite runs on in proctor: the mock (each case's script sidecar
+ * drives the real claude), a replay of a recorded run, or the real API. Each run is set up the way
+ * claude's own runner sets up a case: `--permission-mode dontAsk`, the case's allowed and
+ * disallowed tools, max turns, timeout, model and env, the plugin loaded only in the `with` arm.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
+import type { TrialContext } from "../../src/measure/measure.js";
+import { evidenceFromStream, type AskJudge, type RunEvidence } from "../../src/plugin-eval/grade.js";
+import type { SuiteTrial } from "../../src/plugin-eval/run-suite.js";
+import type { Arm } from "../../src/plugin-eval/score.js";
+import { scriptedJudgeAnswer } from "../../src/plugin-eval/scripted-judge.js";
+import type { PluginEvalSuite, SuiteCase } from "../../src/plugin-eval/types.js";
+import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
+import type { Trace } from "../../src/trace/types.js";
+import { runHarness } from "../claude/run-harness.js";
+import { runEval } from "../eval/run-eval.js";
+import { runReplay } from "../replay/run-replay.js";
+import { readSidecar, type CaseSidecar } from "./sidecar.js";
+
+export type SuiteTier = "mock" | "replay" | "real";
+
+/** A recorded run of a case, replayed by `--replay`: `<case>/proctor.recording.jsonl` (`.without.jsonl` for the without arm). */
+export const recordingFile = (c: SuiteCase, arm: Arm) => join(c.dir, arm === "without" && existsSync(join(c.dir, "proctor.recording.without.jsonl")) ? "proctor.recording.without.jsonl" : "proctor.recording.jsonl");
+
+export interface SuiteTierOptions {
+  readonly tier: SuiteTier;
+  readonly claudePath?: string | undefined;
+  /** The judge model of the real tier. @default "haiku" (claude's default) */
+  readonly judgeModel?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Operator grants for gated tools (Bash, Write, Edit, WebFetch, mcp__*), as claude plugin eval's --allow-tools. */
+  readonly allowTools?: readonly string[] | undefined;
+  /** Called with each run's raw stream-json (e.g. to write a first script from a real run). */
+  readonly onStream?: ((c: SuiteCase, arm: Arm, trial: number, stdout: string) => void) | undefined;
+}
+
+/** Refuse, before any run, what proctor does not run of a suite, and what a tier lacks. */
+export function checkSuiteRunnable(suite: PluginEvalSuite, tier: SuiteTier): Map<SuiteCase, CaseSidecar | undefined> {
+  if (existsSync(join(suite.root, "mocks")) && statSync(join(suite.root, "mocks")).isDirectory()) {
+    throw new InvalidInputError("INVALID_INPUT", `${suite.root}/mocks: MCP mock stand-ins are not supported by proctor run yet`, { hint: "run this suite with claude plugin eval (against proctor mock serve for an offline run), or drop the mocks/ directory" });
+  }
+  const sidecars = new Map<SuiteCase, CaseSidecar | undefined>();
+  for (const c of suite.cases) {
+    const where = `case ${JSON.stringify(c.case.name)} (${c.relDir})`;
+    if (c.case.plugins?.length) throw new InvalidInputError("INVALID_INPUT", `${where}: plugins: (more plugins for the case) is not supported by proctor run yet`, { hint: "drop it, or run the suite with claude plugin eval" });
+    if (c.case.context.history_file) throw new InvalidInputError("INVALID_INPUT", `${where}: context.history_file (resuming a recorded session) is not supported by proctor run yet`);
+    if (c.case.graders.some((g) => g.type === "baseline")) throw new InvalidInputError("INVALID_INPUT", `${where}: baseline graders are not supported by proctor run yet`, { hint: "replace it with an llm grader, or run the suite with claude plugin eval" });
+    const sidecar = readSidecar(c);
+    if (tier === "mock" && !sidecar) throw new InvalidInputError("INVALID_INPUT", `${where} has no script for the mock tier: write ${c.relDir}/proctor.script.json`, { hint: 'a script looks like {"turns": [{"text": "Done."}], "judge": {"<llm grader>": "PASS"}}; or run once with --real --write-scripts' });
+    if (tier === "replay" && !existsSync(recordingFile(c, "with"))) throw new InvalidInputError("INVALID_INPUT", `${where} has no recording to replay: ${c.relDir}/proctor.recording.jsonl`, { hint: "record one with --real --write-scripts" });
+    sidecars.set(c, sidecar);
+  }
+  return sidecars;
+}
+
+/** Tools a case may use without an operator's grant (claude plugin eval's read-only set). */
+export const UNGATED_TOOLS = new Set(["Read", "Glob", "Grep", "NotebookRead", "Skill", "AskUserQuestion", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskStop", "Agent", "TodoWrite"]);
+
+const ruleOf = (entry: string) => {
+  const m = /^([^()]+)(?:\((.*)\))?$/.exec(entry.trim());
+  return { tool: m?.[1] ?? entry, content: m?.[2] };
+};
+
+/**
+ * The tools a case's runs get, as claude plugin eval grants them: the case's allowed_tools that
+ * need no grant, the operator's grants (`--allow-tools`), and the case's gated tools a grant
+ * covers; the rest of allowed_tools is withheld. The case's disallowed tools win.
+ */
+export function grantTools(allowed: readonly string[], grants: readonly string[], disallowed: readonly string[] = []): { allowed: string[]; withheld: string[] } {
+  const granted = grants.flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
+  const rules = granted.map(ruleOf);
+  const out = [...granted];
+  const withheld: string[] = [];
+  for (const entry of allowed.flatMap((a) => a.split(",")).map((a) => a.trim()).filter(Boolean)) {
+    const r = ruleOf(entry);
+    const covered = rules.some((g) => g.tool === r.tool && (g.content === undefined || r.content === undefined || g.content === r.content));
+    if (UNGATED_TOOLS.has(r.tool) || covered) out.push(entry);
+    else withheld.push(entry);
+  }
+  const no = new Set(disallowed);
+  return { allowed: [...new Set(out)].filter((t) => !no.has(ruleOf(t).tool)), withheld };
+}
+
+/** The run spec of one case on one arm (everything but the script). */
+export function caseSpec(suite: PluginEvalSuite, c: SuiteCase, arm: Arm, claudePath: string | undefined, allowTools: readonly string[] = []): Omit<ClaudeRunSpec, "script"> {
+  const e = c.case.execution;
+  const tools = grantTools(e.allowed_tools, allowTools, e.disallowed_tools);
+  // A withheld tool is not offered at all (disallowed), so it cannot even be called and refused.
+  const withheld = [...new Set([...tools.withheld.filter((t) => ruleOf(t).content === undefined), ...(e.disallowed_tools ?? [])])];
+  const args = [...(e.append_system_prompt ? ["--append-system-prompt", e.append_system_prompt] : []), ...c.case.context.add_dirs.flatMap((d) => ["--add-dir", resolve(c.dir, d)])];
+  return {
+    prompt: e.prompt,
+    cwd: c.dir,
+    plugins: arm === "with" && suite.pluginDir ? [suite.pluginDir] : [],
+    permissionMode: "dontAsk",
+    allowedTools: tools.allowed,
+    ...(withheld.length ? { disallowedTools: withheld } : {}),
+    maxTurns: e.max_turns,
+    timeoutMs: e.timeout_seconds * 1000,
+    ...(e.model ? { model: e.model } : {}),
+    ...(Object.keys(e.env).length ? { env: e.env } : {}),
+    args,
+    reject: false,
+    ...(claudePath ? { claudePath } : {}),
+  };
+}
+
+/** The files `{source: file}` targets read, read now (before the work dir goes). */
+function fileReader(c: SuiteCase, workDir: string): (path: string) => string | undefined {
+  const paths = new Set<string>();
+  for (const g of c.case.graders) {
+    const t = g.type === "regex" ? g.target : g.type === "llm" ? g.focus : undefined;
+    if (typeof t === "object") paths.add(t.path);
+  }
+  const texts = new Map<string, string | undefined>();
+  for (const p of paths) {
+    const file = resolve(workDir, p);
+    texts.set(p, existsSync(file) && statSync(file).isFile() ? readFileSync(file, "utf8") : undefined);
+  }
+  return (path) => texts.get(path);
+}
+
+const createdOf = (trace: Trace) => (trace.files?.changes ?? []).filter((f) => f.change === "created").map((f) => f.path);
+
+/** The trial runner and the judge for a suite on a tier. */
+export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
+  const sidecars = checkSuiteRunnable(suite, options.tier);
+  const runTrial = async (c: SuiteCase, arm: Arm, trial: number, _context: TrialContext): Promise<SuiteTrial> => {
+    const spec = { ...caseSpec(suite, c, arm, options.claudePath, options.allowTools), ...(options.signal ? { signal: options.signal } : {}) };
+    const sidecar = sidecars.get(c);
+    const result =
+      options.tier === "mock"
+        ? await runHarness({ ...spec, script: (arm === "without" ? sidecar?.without : undefined) ?? (sidecar?.script as NonNullable<typeof sidecar>["script"]) })
+        : options.tier === "replay"
+          ? await runReplay({ ...spec, recording: recordingFile(c, arm) })
+          : await runEval(spec);
+    try {
+      options.onStream?.(c, arm, trial, result.stdout);
+      const evidence: RunEvidence = evidenceFromStream(result.stdout, createdOf(result.trace), fileReader(c, result.workDir));
+      const error = result.failure ? result.failure.shortMessage : null;
+      return { trace: result.trace, evidence, error };
+    } finally {
+      await result.cleanup();
+    }
+  };
+  const judge = (c: SuiteCase): AskJudge | undefined => {
+    if (options.tier !== "real") {
+      const rules = sidecars.get(c)?.judge ?? {};
+      const graders = c.case.graders.map((grader) => ({ grader, rules }));
+      return async (prompt) => scriptedJudgeAnswer(prompt, graders);
+    }
+    return async (prompt) => {
+      const { trace, cleanup } = await runEval({ prompt, args: ["--tools", ""], maxTurns: 1, model: options.judgeModel ?? "haiku", maxBudgetUsd: 0.25, timeoutMs: 120_000, ...(options.claudePath ? { claudePath: options.claudePath } : {}) });
+      await cleanup();
+      return trace.output ?? "";
+    };
+  };
+  return { runTrial, judge };
+}
