@@ -13,6 +13,7 @@ import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
 import { resolveClaudeBinary } from "./binary.js";
 import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
+import { withHealth } from "./health.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
 
 /** What a harness run produced. */
@@ -73,5 +74,6 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
       const unloaded = unloadedPlugins(trace, spec.plugins ?? [], cwd);
       return unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
     },
+    judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),
   });
 }

@@ -10,6 +10,7 @@ import type { Trace } from "../../src/trace/types.js";
 import { resolveClaudeBinary } from "../claude/binary.js";
 import { claudeVars } from "../claude/env.js";
 import { CLAUDE_FAILURES } from "../claude/failure.js";
+import { withHealth } from "../claude/health.js";
 import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
 import type { ProcessResult } from "../process/run-process.js";
@@ -87,5 +88,6 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
       return { dirs, args: buildEvalArgs(spec, dirs, cwd), env: buildEvalEnv(process.env, spec, dirs, apiKey) };
     },
     readTrace: (proc) => parseTranscript(proc.stdout, { sourceKind: "eval" }),
+    judgeHealth: (trace, dirs) => withHealth(trace, spec, dirs, undefined, { maxBudgetUsd: spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD }),
   });
 }

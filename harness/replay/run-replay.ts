@@ -48,7 +48,9 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
     },
     onTurn: (agent, turn) => served.set(agent, Math.max(served.get(agent) ?? 0, turn)),
   });
-  const result = await runHarness({ ...rest, prompt: prompt ?? recording.prompt ?? DEFAULT_REPLAY_PROMPT, script });
+  // Recorded turns a replay never reached are its divergences (call, turn), judged by checks: not a health problem.
+  const health = { "script-consumed": "a replay reports the recorded turns it did not reach as divergences", ...rest.health };
+  const result = await runHarness({ ...rest, health, prompt: prompt ?? recording.prompt ?? DEFAULT_REPLAY_PROMPT, script });
   const turnOf = new Map<string, number>();
   for (const agent of [recording.main, ...recording.subagents]) {
     agent.turns.forEach((turn, i) => {
