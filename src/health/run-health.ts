@@ -62,7 +62,9 @@ const SWITCH_HINT = (name: HealthItemName) => `or, if the run may legitimately d
 const ENDED_BADLY = new Set(["incomplete", "not-a-transcript", "killed", "crashed", "no-answer", "unknown-event", "error_during_execution", "script-overrun", "no-subagent-script", "turn-failed"]);
 
 function claudeRan(trace: Trace): Verdict {
-  const bad = trace.errors.find((e) => ENDED_BADLY.has(e.kind));
+  // A model never asked never answered either: that run is model-asked's to report.
+  const neverAsked = trace.errors.some((e) => e.kind === "no-model-request");
+  const bad = trace.errors.find((e) => ENDED_BADLY.has(e.kind) && !(neverAsked && e.kind === "no-answer"));
   if (!trace.complete || bad) {
     const why = bad?.message ?? trace.errors.find((e) => e.kind !== "malformed-line")?.message ?? "the run ended without its final result line";
     return { message: `claude did not start and end normally: ${why}`, fix: "rerun with keep: true and read the stderr tail; a killed or cut-off run says nothing about the agent" };
