@@ -92,6 +92,11 @@ export { ProctorError, isProctorError, InvalidInputError, TranscriptError, Confi
 export type { ProctorErrorCode, ProctorErrorOptions } from "./errors/proctor-error.js";
 export { InvalidCheckError } from "./checks/validate.js";
 
+// Run health: did the run the eval asked for actually happen?
+export { assessHealth, describeHealth, HEALTH_ITEMS } from "./health/run-health.js";
+export type { HealthItem, HealthItemName, HealthSwitches, HealthExpectations, RunHealth } from "./health/run-health.js";
+export { RunUnhealthyError, trialHealth, validateHealthSwitches } from "./health/gate.js";
+
 // measure: trials, statistics, gates, arms, shards, merge, compare
 export type { MeasureOptions, TrialContext } from "./measure/measure.js";
 export type { Budget, EarlyStop } from "./measure/stopping.js";
@@ -106,7 +111,7 @@ export type { TrialRange } from "./measure/shard.js";
 export { mergeReports, missingShards } from "./measure/merge.js";
 export { CHECK_REPORT_SCHEMA, validateCheckReport, parseCheckReport } from "./measure/schema.js";
 export { REPORT_VERSION } from "./measure/types.js";
-export type { CheckReport, CheckStats, TrialError, TrialFailure, TrialSummary, UsageTotals, Thresholds, StopInfo, ShardSpec, ReportMetadata, Timing, IncompleteInfo } from "./measure/types.js";
+export type { CheckReport, CheckStats, TrialError, HealthTotals, TrialFailure, TrialSummary, UsageTotals, Thresholds, StopInfo, ShardSpec, ReportMetadata, Timing, IncompleteInfo } from "./measure/types.js";
 export { seededRandom, trialRandom } from "./measure/random.js";
 export type { Random } from "./measure/random.js";
 export { wilsonInterval } from "./stats/proportion.js";

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
+import { validateHealthSwitches } from "../../src/health/gate.js";
 import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run/spec.js";
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
@@ -33,7 +34,7 @@ const HARNESS_SPEC: SpecShape = {
   noun: "a harness spec",
   fields: [
     "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
-    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal",
+    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal", "health",
   ],
   rules: {
     settings: [isPlainObject, "must be a settings object"],
@@ -56,6 +57,7 @@ const HARNESS_SPEC: SpecShape = {
  */
 export function validateSpec(spec: unknown): asserts spec is HarnessSpec {
   checkAgentSpec(spec, HARNESS_SPEC);
+  validateHealthSwitches(spec.health, "runHarness: spec.health");
   for (const name of [...Object.keys((spec.skills ?? {}) as object), ...Object.keys((spec.agents ?? {}) as object)]) {
     if (!/^[\w.:-]+$/.test(name)) rejectField("runHarness", "skills/agents", "names must be plain file names (letters, digits, . _ : -)", name);
   }

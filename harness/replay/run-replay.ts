@@ -73,7 +73,9 @@ export async function runReplay(spec: ReplaySpec): Promise<HarnessResult> {
       if (lacking.length) warn({ kind: "tools", names: lacking, message: `the recording called tools the replay does not offer: ${lacking.join(", ")} (those calls will fail; a plugin, MCP server or --allowed-tools setting is missing)` });
     },
   });
-  const result = await runHarness({ ...rest, prompt: prompt ?? recording.prompt ?? DEFAULT_REPLAY_PROMPT, script });
+  // Recorded turns a replay never reached are its divergences (call, turn), judged by checks: not a health problem.
+  const health = { "script-consumed": "a replay reports the recorded turns it did not reach as divergences", ...rest.health };
+  const result = await runHarness({ ...rest, health, prompt: prompt ?? recording.prompt ?? DEFAULT_REPLAY_PROMPT, script });
   const turnOf = new Map<string, number>();
   for (const agent of [recording.main, ...recording.subagents]) {
     agent.turns.forEach((turn, i) => {

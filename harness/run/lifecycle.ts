@@ -49,6 +49,8 @@ export interface AgentRun<M extends MockView | undefined = undefined> {
   prepare(): Launch;
   /** The agent's own Trace from its output; the snapshot's files, the mock's requests and the run's errors are added after. */
   readTrace(proc: ProcessResult, dirs: RunDirs, mockRun: M): Trace;
+  /** Judge the finished Trace's run health (files, requests and run errors added): returns it with `health` set. */
+  judgeHealth?(trace: Trace, dirs: RunDirs, mockRun: M): Trace;
 }
 
 /** The binary to run, or the binary-missing HarnessError thrown before anything starts — one wording for every agent. */
@@ -153,7 +155,8 @@ export async function runAgentProcess<R extends AgentRunResult<R>, M extends Moc
     const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
     const own = run.readTrace(proc, dirs, mockRun as M);
     const errors = runErrors(proc, timeoutMs, mockRun);
-    const trace: Trace = { ...own, files, ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
+    const read: Trace = { ...own, files, ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
+    const trace = run.judgeHealth ? run.judgeHealth(read, dirs, mockRun as M) : read;
     const reason = chooseFailureReason(proc, trace, failures, mockRun);
 
     // With keep, cleanup() has nothing to do; otherwise it removes the temp root once (every call waits for that removal).

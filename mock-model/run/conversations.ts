@@ -92,12 +92,16 @@ export class Conversations {
     return { agent: d.type, dispatchId: d.id, prompt: d.prompt, turns: script?.turns, next: 0, faultsAtNext: 0, answered: 0 };
   }
 
-  /** Turns not yet served, per conversation that has any left (main included even if never asked). */
-  unused(): { agent: string; dispatchId?: string; remaining: number }[] {
+  /**
+   * Turns not yet served, per conversation that has any left (main included even if never asked);
+   * `required`: how many of them are not marked `optional` (a function turn counts as required).
+   */
+  unused(): { agent: string; dispatchId?: string; remaining: number; required: number }[] {
     const all = [this.main, ...this.dispatches.flatMap((d) => (d.conversation ? [d.conversation] : []))];
     return all.flatMap((c) => {
-      const remaining = (c.turns?.length ?? 0) - c.next;
-      return remaining > 0 ? [{ agent: c.agent, ...(c.dispatchId ? { dispatchId: c.dispatchId } : {}), remaining }] : [];
+      const left = (c.turns ?? []).slice(c.next);
+      const required = left.filter((t) => typeof t === "function" || t.optional !== true).length;
+      return left.length > 0 ? [{ agent: c.agent, ...(c.dispatchId ? { dispatchId: c.dispatchId } : {}), remaining: left.length, required }] : [];
     });
   }
 }

@@ -21,8 +21,8 @@ export type Answer =
 
 /** A Messages run registered on a mock server: hand its `apiKey` to the CLI, then read what it received. */
 export interface MockRun extends ScriptedRun<MockRunError> {
-  /** Turns each conversation never asked for. */
-  unusedTurns(): { agent: string; dispatchId?: string; remaining: number }[];
+  /** Turns each conversation never asked for (`required`: those not marked optional). */
+  unusedTurns(): { agent: string; dispatchId?: string; remaining: number; required: number }[];
 }
 
 /** A MockRun with the answering logic the server calls. */

@@ -40,6 +40,7 @@ const turn = obj([], {
     anyOf: [{ enum: ["overloaded", "server-error", "cut", "stall"] }, obj(["status"], { status: { type: "integer", minimum: 400, maximum: 599 }, type: str, message: str })],
   },
   times: { type: "integer", minimum: 1 },
+  optional: { type: "boolean" },
 });
 
 const matcher = { anyOf: [str, obj(["$regex"], { $regex: str, $flags: str })] };

@@ -54,11 +54,17 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
     if (row?.pass === false) return { ...base, failure: { text: `${row.reason ?? c.label}${examples ? `\nfailing trials:\n${examples}` : ""}`, type: "below-threshold" } };
     return base;
   });
+  // Trials whose run did not happen as designed: an error (no verdict was reached), not a failure.
+  const health = healthCase(report, name);
+  if (health) cases.push(health);
   // Report-level problems (nothing evaluated, too many errored trials) are failures too: one case says them.
+  // Errored trials that were all unhealthy are the run-health case's, not a failure of the checks.
+  const allUnhealthy = health !== undefined && report.errors.every((e) => e.code === "RUN_UNHEALTHY");
+  const problems = (verdict?.problems ?? []).filter((p) => !(allUnhealthy && p.includes("errored")));
   const incomplete = report.skipped ? undefined : incompleteness(report);
-  if (verdict && verdict.problems.length > 0 && !report.skipped) {
+  if (verdict && problems.length > 0 && !report.skipped) {
     const type = verdict.status === "incomplete" ? "incomplete" : "report";
-    cases.push({ name: "trials", className: name, failure: { text: verdict.problems.join("\n"), type } });
+    cases.push({ name: "trials", className: name, failure: { text: problems.join("\n"), type } });
   } else if (incomplete) {
     // Ungated, but still not a clean pass: trials it was meant to cover never ran.
     cases.push({ name: "trials", className: name, failure: { text: `incomplete: ${incomplete}`, type: "incomplete" } });
@@ -85,6 +91,19 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
     },
     cases,
   };
+}
+
+/** The `run health` testcase of a report with unhealthy trials: a JUnit error listing the items and each trial's message. */
+function healthCase(report: CheckReport, className: string): JunitCase | undefined {
+  const h = report.health;
+  if (!h || h.unhealthy === 0) return undefined;
+  const items = Object.entries(h.items).map(([item, n]) => `${item} ×${n}`).join(", ");
+  const trials = report.errors
+    .filter((e) => e.code === "RUN_UNHEALTHY")
+    .slice(0, 5)
+    .map((e) => `  trial ${e.trial}: ${e.message.replace(/\n/g, "\n    ")}`);
+  const text = `${h.unhealthy} of ${report.trials.ran} trials did not happen as designed (${items}), so their checks prove nothing\n${trials.join("\n")}`;
+  return { name: "run health", className, properties: { unhealthy: h.unhealthy, ...h.items }, error: { text, type: "unhealthy" } };
 }
 
 /** The suites of `renderJunitReports`, for combining with others in one file. */

@@ -17,6 +17,11 @@ export interface JunitCase {
   readonly className: string;
   /** A failure, with its full text; the first line becomes the `message` attribute. */
   readonly failure?: { readonly text: string; readonly type: string };
+  /**
+   * An error: the test could not reach a verdict (an unhealthy run: it did not happen as designed),
+   * with its full text; the first line becomes the `message` attribute.
+   */
+  readonly error?: { readonly text: string; readonly type: string };
   /** Skipped, with the reason (written to system-out). */
   readonly skipped?: string;
   readonly properties?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
@@ -69,6 +74,7 @@ export function buildJunitXml(suites: readonly JunitSuite[], name = "proctor"): 
         tc.failure(xmlSafe(messageLine(c.failure.text)), c.failure.type);
         tc.stacktrace(xmlSafe(c.failure.text));
       }
+      if (c.error) tc.error(xmlSafe(messageLine(c.error.text)), c.error.type, xmlSafe(c.error.text));
       if (c.skipped !== undefined) tc.skipped();
       const out = [c.output, c.skipped !== undefined ? `skipped: ${c.skipped}` : undefined].filter((x) => x !== undefined && x !== "").join("\n");
       if (out) tc.standardOutput(xmlSafe(out));

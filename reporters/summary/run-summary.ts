@@ -65,6 +65,11 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
     if (c.kind === "replayMatches" && c.failures[0]) lines.push(...divergenceLines(c.failures[0].message).map((l) => `        ${p.dim(l)}`));
 
   }
+  if (r.health && r.health.unhealthy > 0) {
+    const items = Object.entries(r.health.items).map(([item, n]) => `${item} ×${n}`).join(", ");
+    const fix = /\bfix: ([^\n]*)/.exec(r.errors.find((e) => e.code === "RUN_UNHEALTHY")?.message ?? "")?.[1];
+    lines.push(`    ${p.red(`run health: ${r.health.unhealthy} trial${r.health.unhealthy === 1 ? "" : "s"} did not happen as designed`)} (${items})${fix ? ` — fix: ${firstLine(fix, 140)}` : ""}`);
+  }
   if (r.trials.errored > 0) {
     const first = r.errors.slice(0, 2).map((e) => `trial ${e.trial}: ${firstLine(e.message, 100)}`).join("; ");
     lines.push(`    ${p.red(`${r.trials.errored} trial${r.trials.errored === 1 ? "" : "s"} errored`)} — ${first}${r.errors.length > 2 ? "; …" : ""}`);

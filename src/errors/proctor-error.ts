@@ -12,6 +12,7 @@ export type ProctorErrorCode =
   | "TRANSCRIPT_UNREADABLE"
   | "BINARY_MISSING"
   | "RUN_FAILED"
+  | "RUN_UNHEALTHY"
   | "SCRIPT_INVALID"
   | "SUITE_INVALID"
   | "SCRIPT_OVERRUN"
@@ -126,7 +127,7 @@ export class ReportError extends ProctorError {
  * `proctor/harness`) is the subclass that also carries the run's facts and result.
  */
 export class RunError extends ProctorError {
-  declare readonly code: "BINARY_MISSING" | "RUN_FAILED" | "TIMEOUT" | "SCRIPT_OVERRUN";
+  declare readonly code: "BINARY_MISSING" | "RUN_FAILED" | "TIMEOUT" | "SCRIPT_OVERRUN" | "RUN_UNHEALTHY";
   constructor(code: RunError["code"], shortMessage: string, options?: ProctorErrorOptions) {
     super(code, shortMessage, options);
     this.name = "RunError";

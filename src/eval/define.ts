@@ -13,6 +13,8 @@ import { validateThresholds } from "../measure/thresholds.js";
 import type { Thresholds } from "../measure/types.js";
 import type { Trace } from "../trace/types.js";
 import { at } from "../util/narrow.js";
+import { validateHealthSwitches } from "../health/gate.js";
+import type { HealthSwitches } from "../health/run-health.js";
 
 /** The mock tier: a runHarness spec (prompt + script + …), or one chosen per trial (a stochastic script from `context.random`). */
 export type MockSpec = Omit<ClaudeRunSpec, "signal">;
@@ -59,6 +61,12 @@ export interface EvalSpec {
   readonly seed?: number | string;
   readonly earlyStop?: boolean | EarlyStop;
   readonly budget?: Budget;
+  /**
+   * Run-health items switched off for every trial of this eval, each with its reason (a missing or
+   * empty reason is refused). Every item is on by default; see the README's "Run health".
+   * @example { "script-consumed": "the agent may stop once the tests pass" }
+   */
+  readonly health?: HealthSwitches;
 }
 
 /** A declared eval: the spec, frozen, with its defaults filled in. */
@@ -71,7 +79,7 @@ export interface EvalDefinition extends EvalSpec {
 }
 
 const BRAND = Symbol.for("proctor.eval");
-const FIELDS = new Set(["name", "description", "mock", "replay", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget"]);
+const FIELDS = new Set(["name", "description", "mock", "replay", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget", "health"]);
 
 /** True for a value made by `defineEval` (from any copy of proctor). */
 export function isEvalDefinition(value: unknown): value is EvalDefinition {
@@ -116,6 +124,7 @@ export function defineEval(spec: EvalSpec): EvalDefinition {
   spec.checks.forEach((c, i) => {
     if (typeof c?.eval !== "function" || typeof c.toJSON !== "function") bad(name, `checks[${i}]`, "is not a check (build it with tool(), notTool(), … or defineCheck)", c);
   });
+  validateHealthSwitches(spec.health, `defineEval(${JSON.stringify(name)}): health`);
   const trials = spec.trials ?? 10;
   if (!Number.isInteger(trials) || trials < 1) bad(name, "trials", "must be a positive integer", spec.trials);
   const thresholds = spec.thresholds ?? { min: 1 };

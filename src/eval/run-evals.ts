@@ -144,6 +144,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       ...(definition.confidence !== undefined ? { confidence: definition.confidence } : {}),
       ...(definition.earlyStop !== undefined ? { earlyStop: definition.earlyStop } : {}),
       ...(budget ? { budget } : {}),
+      ...(definition.health ? { health: definition.health } : {}),
       ...(shard ? { shard } : {}),
       progress: options.progress ?? "auto",
       ...(options.traces ? { traces: { ...options.traces, dir: tracesDirOf(options.traces.dir, definition.name) } } : {}),

@@ -54,6 +54,12 @@ export interface TurnSpec {
   readonly fault?: ScriptFault;
   /** With `fault`: serve it to this many consecutive requests (retries), each consuming one. @default 1 */
   readonly times?: number;
+  /**
+   * The agent may end its run without asking for this turn. Without it, a scripted turn that was
+   * never asked for makes the run unhealthy (health item `script-consumed`): the run stopped
+   * before doing what the script scripted. @default false
+   */
+  readonly optional?: boolean;
 }
 
 /** The last tool result a request carried, for turns that branch on it. */

@@ -4,6 +4,7 @@
  * without loading the harness. The harness adds `mock` and validates them.
  */
 import type { Script } from "./script-types.js";
+import type { HealthSwitches } from "../health/run-health.js";
 
 export type PermissionMode = "default" | "acceptEdits" | "dontAsk" | "plan" | "bypassPermissions";
 
@@ -48,6 +49,12 @@ export interface AgentRunSpec {
   readonly cwd?: string;
   /** Abort the run: the process tree is killed and the run fails as killed. */
   readonly signal?: AbortSignal;
+  /**
+   * Run-health items switched off for this run, each with the reason it may legitimately fail
+   * (see the README's "Run health"). Every item is on by default.
+   * @example { "script-consumed": "the agent may stop once the tests pass" }
+   */
+  readonly health?: HealthSwitches;
 }
 
 /** One run of the real `claude` binary against the scripted mock model, without the live mock server (`HarnessSpec` in proctor/harness adds it). */

@@ -20,6 +20,9 @@ import { validateThresholds } from "./thresholds.js";
 import { openTraceLog, type TraceLog } from "./trace-log.js";
 import { REPORT_VERSION, type CheckReport, type ShardSpec, type StopInfo, type Thresholds } from "./types.js";
 import { at } from "../util/narrow.js";
+import { healthError, validateHealthSwitches } from "../health/gate.js";
+import type { HealthSwitches } from "../health/run-health.js";
+import { healthSummary } from "./health-summary.js";
 
 /** What each trial's `run` receives besides its index. */
 export interface TrialContext {
@@ -74,6 +77,12 @@ export interface MeasureOptions<T = Trace> {
   readonly limit?: LimitFunction;
   /** Stop starting trials when aborted; the report says so. */
   readonly signal?: AbortSignal;
+  /**
+   * Run-health items switched off, each with its reason. Every item is on by default: a trial whose
+   * run did not happen as designed (see `RunHealth`) is an errored trial, never a pass.
+   * @example { "script-consumed": "the agent may stop early" }
+   */
+  readonly health?: HealthSwitches;
 }
 
 function fail(message: string): never {
@@ -108,6 +117,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
   const maxExamples = options.failureExamples ?? 5;
   if (!Number.isInteger(maxExamples) || maxExamples < 0) fail(`failureExamples must be a non-negative integer; got ${JSON.stringify(maxExamples)}`);
   validateBudget(options.budget);
+  validateHealthSwitches(options.health, "measure: health");
 
   const labels = uniqueLabels(checks.map((c) => c.label ?? c.kind));
   const described = checks.map((c, i) => ({ label: at(labels, i), kind: c.kind, json: c.toJSON() }));
@@ -173,6 +183,14 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       failure = error;
     }
     if (failure === undefined) {
+      // The health gate: a run that did not happen as designed is an errored trial, whatever its checks say.
+      const unhealthy = healthError(target, { checks: checks as readonly Check<never>[], ...(options.health ? { switches: options.health } : {}) });
+      if (unhealthy) {
+        failure = unhealthy;
+        if (options.traces) writeTrialTrace(options.traces.dir, trial, target, checks);
+      }
+    }
+    if (failure === undefined) {
       try {
         const results = await evaluateChecks(target as T, checks);
         tally.record(trial, results, target as never);
@@ -222,6 +240,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     trials: tally.trialSummary(trials),
     checks: tally.checkStats(confidence, ks),
     errors: tally.sortedErrors(),
+    ...healthSummary(tally.sortedErrors()),
     usage: tally.usageTotals(),
     ...(options.thresholds ? { thresholds: options.thresholds } : {}),
     ...(cutShort && stopped ? { stopped } : {}),

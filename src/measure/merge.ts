@@ -11,6 +11,7 @@ import { validateCheckReport } from "./schema.js";
 import { formatShard, parseShard, shardTrials } from "./shard.js";
 import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
 import { requireArray } from "../errors/arguments.js";
+import { healthSummary } from "./health-summary.js";
 
 function mismatch(what: string, detail: string): never {
   throw new InvalidInputError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
@@ -188,6 +189,7 @@ export function mergeReports(reports: readonly CheckReport[], names?: readonly s
     },
     checks,
     errors: reports.flatMap((r) => r.errors).sort((a, b) => a.trial - b.trial),
+    ...healthSummary(reports.flatMap((r) => r.errors)),
     usage: summariseUsage(usage),
     ...(first.thresholds ? { thresholds: first.thresholds } : {}),
     ...(firstStop ? { stopped: { reason: firstStop.reason, ...(firstStop.limit ? { limit: firstStop.limit } : {}), message: stops.map((s) => s.message).join("; ") } } : {}),

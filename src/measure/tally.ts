@@ -84,7 +84,9 @@ export class Tally {
     this.status[trial - this.start] = ERRORED;
     this.errored++;
     const message = cut(error instanceof Error ? error.message : String(error));
-    this.errors.push(isProctorError(error) ? { trial, message, code: error.code } : { trial, message });
+    const health = (error as { health?: { items?: readonly { name: string; status: string }[] } } | undefined)?.health;
+    const failed = isProctorError(error) && error.code === "RUN_UNHEALTHY" ? (health?.items ?? []).filter((i) => i.status === "failed").map((i) => i.name) : [];
+    this.errors.push(isProctorError(error) ? { trial, message, code: error.code, ...(failed.length ? { health: failed } : {}) } : { trial, message });
   }
 
   /** Spent so far, in USD. */

@@ -55,6 +55,14 @@ export interface TrialError {
   readonly message: string;
   /** The ProctorError code, when it was one. */
   readonly code?: string;
+  /** For an unhealthy run (code `RUN_UNHEALTHY`): the run-health items it failed. */
+  readonly health?: readonly string[];
+}
+
+/** How many trials were unhealthy, and how often each run-health item failed (present when any was). */
+export interface HealthTotals {
+  readonly unhealthy: number;
+  readonly items: Readonly<Record<string, number>>;
 }
 
 /** How many trials were asked for, planned here, run, and skipped. */
@@ -162,6 +170,8 @@ export interface CheckReport {
   readonly checks: readonly CheckStats[];
   /** Every errored trial, by trial index. */
   readonly errors: readonly TrialError[];
+  /** Trials whose run did not happen as designed (errored, counted in `errors` too), by health item. */
+  readonly health?: HealthTotals;
   readonly usage: UsageTotals;
   /** The gate recorded with the run (assertRates and the reporters use it when given none). */
   readonly thresholds?: Thresholds;

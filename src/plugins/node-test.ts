@@ -7,6 +7,7 @@ import { AssertionError } from "node:assert";
 import { evalChecks, evaluateChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
+import { assertHealthy } from "../health/gate.js";
 
 /** The part of node:test's TestContext this helper needs (keeps it runner-version agnostic). */
 export interface SubtestContext {
@@ -23,6 +24,8 @@ function toAssertionError(r: CheckResult): AssertionError {
  */
 export async function checkEach<T>(t: SubtestContext, target: T, checks: readonly Check<T>[]): Promise<CheckResult[]> {
   if (!Array.isArray(checks) || checks.length === 0) throw new InvalidInputError("INVALID_INPUT", "checkEach(t, target, checks) needs at least one check; an empty list asserts nothing", { input: "checks", hint: "pass an array of checks such as [notTool(\"Bash\")]" });
+  // A run that did not happen as designed is an error of the test, not a verdict of its checks.
+  assertHealthy(target, checks as readonly Check<never>[]);
   const results = await evaluateChecks(target, checks);
   for (const r of results) {
     await t.test(r.label, () => {
@@ -35,6 +38,7 @@ export async function checkEach<T>(t: SubtestContext, target: T, checks: readonl
 /** All checks in one assertion: throws one AssertionError listing every failure. */
 export function assertAll<T>(target: T, checks: readonly Check<T>[]): CheckResult[] {
   if (!Array.isArray(checks) || checks.length === 0) throw new InvalidInputError("INVALID_INPUT", "assertAll(target, checks) needs at least one check; an empty list asserts nothing", { input: "checks", hint: "pass an array of checks such as [notTool(\"Bash\")]" });
+  assertHealthy(target, checks as readonly Check<never>[]);
   const results = evalChecks(target, checks);
   const failures = results.filter((r) => !r.pass);
   if (failures.length > 0) {

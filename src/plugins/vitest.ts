@@ -10,6 +10,7 @@ import { loadSafetyChecks } from "../checks/safety-loader.js";
 import { evalChecks, type Check, type CheckResult } from "../checks/check.js";
 import { renderFailures } from "../expect.js";
 import { InternalError, InvalidInputError } from "../errors/proctor-error.js";
+import { healthError } from "../health/gate.js";
 
 interface ProctorMatchers<R = unknown> {
   /** The check holds for the received Trace (or HookRunResult). */
@@ -49,6 +50,9 @@ vitestExpect.extend({
     if (typeof check?.eval !== "function") {
       throw new InvalidInputError("INVALID_INPUT", `toPass(check) needs a proctor check such as tool("Bash"); got ${String(check)}`, { input: "check" });
     }
+    // A run that did not happen as designed proves nothing either way: not a pass, not a negated one.
+    const unhealthy = healthError(received, { checks: [check] });
+    if (unhealthy) return { pass: this.isNot, message: () => unhealthy.message };
     const [r] = evalChecks(received, [check as Check<unknown>]);
     if (!r) throw new InternalError("evalChecks returned no result for one check");
     if (this.isNot && r.inconclusive) {
@@ -64,6 +68,8 @@ vitestExpect.extend({
   },
   toPassAll(received: unknown, checks: readonly Check<never>[]) {
     if (!checkList(checks)) throw new InvalidInputError("INVALID_INPUT", "toPassAll(checks) needs a non-empty array of proctor checks; an empty list asserts nothing", { input: "checks", hint: "pass at least one check, e.g. [notTool(\"Bash\")]" });
+    const unhealthy = healthError(received, { checks });
+    if (unhealthy) return { pass: this.isNot, message: () => unhealthy.message };
     const results = evalChecks(received, checks as readonly Check<unknown>[]);
     const failures = results.filter((r) => !r.pass);
     const undecided = results.filter((r) => r.inconclusive);

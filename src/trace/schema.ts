@@ -2,11 +2,27 @@
 import { schemaChecker } from "../schema/schema-errors.js";
 import { TranscriptError } from "../errors/proctor-error.js";
 import { DENIED_BY, TOOL_STATUSES, type Trace } from "./types.js";
+import { HEALTH_ITEMS } from "../health/run-health.js";
 
 const str = { type: "string" } as const;
 const int = { type: "integer", minimum: 0 } as const;
 const num = { type: "number", minimum: 0 } as const;
 const status = { enum: [...TOOL_STATUSES] } as const;
+
+const names = { type: "array", items: str };
+
+/** `trace.health` (RunHealth): the items' verdicts and what the run was held to. */
+const HEALTH_SCHEMA = obj(["ok", "items"], {
+  ok: { type: "boolean" },
+  items: { type: "array", items: obj(["name", "status"], { name: { enum: [...HEALTH_ITEMS] }, status: { enum: ["ok", "failed", "off"] }, message: str, fix: str, reason: str }) },
+  expected: obj([], {
+    mcpServers: names,
+    skills: names,
+    agents: names,
+    unusedTurns: { type: "array", items: obj(["agent", "remaining"], { agent: str, remaining: int }) },
+    limits: obj([], { maxTurns: int, timeoutMs: num, maxBudgetUsd: num }),
+  }),
+});
 
 function obj(required: string[], properties: Record<string, unknown>) {
   return { type: "object", required, properties, additionalProperties: false };
@@ -24,6 +40,8 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     tools: { type: "array", items: str },
     mcpServers: { type: "array", items: obj(["name", "status"], { name: str, status: str }) },
     plugins: { type: "array", items: obj(["name", "path"], { name: str, path: str }) },
+    skills: { type: "array", items: str },
+    agents: { type: "array", items: str },
     startedAt: str,
     endedAt: str,
     gitBranch: str,
@@ -121,6 +139,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     },
   }),
   errors: { type: "array", items: obj(["kind", "message"], { kind: str, message: str, line: int }) },
+  health: HEALTH_SCHEMA,
 });
 
 const checkTrace = schemaChecker(TRACE_SCHEMA, "trace");

@@ -5,6 +5,8 @@
  * normalises into this shape once, at its boundary, so every check sees the same thing.
  */
 
+import type { RunHealth } from "../health/run-health.js";
+
 /** Outcome of one tool call, in the typed tool-result vocabulary. */
 export type ToolStatus = "success" | "failure" | "denied" | "invalid" | "partial" | "pending" | "absent";
 
@@ -183,6 +185,10 @@ export interface TraceSource {
   readonly mcpServers?: readonly { readonly name: string; readonly status: string }[];
   /** Plugins the agent loaded (the init line); a plugin dir missing here was silently dropped. */
   readonly plugins?: readonly { readonly name: string; readonly path: string }[];
+  /** Skills the agent loaded (the init line; plugin skills as `plugin:name`). */
+  readonly skills?: readonly string[];
+  /** Subagent types the agent could dispatch (the init line; plugin agents as `plugin:name`). */
+  readonly agents?: readonly string[];
   /** When the run started and ended (ISO 8601), where the source records it (session logs). */
   readonly startedAt?: string;
   readonly endedAt?: string;
@@ -315,4 +321,6 @@ export interface Trace {
   /** Present on a replayed run: how it differed from its recording. */
   readonly replay?: ReplayRecord;
   readonly errors: readonly RunProblem[];
+  /** Did the run happen as designed (see RunHealth)? Recorded by the harness; the gate re-judges it with the eval's checks and switches. */
+  readonly health?: RunHealth;
 }

@@ -123,6 +123,12 @@ const PROCTOR: Record<string, Case> = {
   parseTranscript: total("any text is read line by line; malformed lines are reported in the trace's errors"),
   readTranscript: bad(() => proctor.readTranscript(path.join(dir, "missing.jsonl")), TranscriptError, "TRANSCRIPT_UNREADABLE"),
   validateTrace: notTrace(() => proctor.validateTrace({ version: 99 })),
+  // Run health.
+  RunUnhealthyError: errorClass,
+  assessHealth: input(() => proctor.assessHealth({} as never)),
+  describeHealth: input(() => proctor.describeHealth({ ok: false } as never)),
+  trialHealth: total("anything that is not a Trace has no run to judge (undefined)"),
+  validateHealthSwitches: input(() => proctor.validateHealthSwitches({ "hooks-ok": "" }, "health")),
   // Measuring and statistics.
   measure: input(() => proctor.measure({ trials: 0 } as never)),
   measureArms: input(() => proctor.measureArms({ arms: {} } as never)),

@@ -14,6 +14,9 @@ import { evaluateChecks, notTool, received, wroteOnly, type Trace } from "../../
 const PLUGIN = fileURLToPath(new URL("../../examples/plugin", import.meta.url));
 const quiet = { turns: [{ text: "Summary: nothing to do." }] };
 
+/** The run-health items the harness found failed. */
+const failedItems = (trace: Trace) => (trace.health?.items ?? []).filter((i) => i.status === "failed").map((i) => i.name);
+
 /** The verdicts of the negative checks a guard test would write. */
 async function negatives(trace: Trace) {
   return (await evaluateChecks(trace, [notTool("Bash"), wroteOnly([])])).map((r) => [r.pass, r.message]);
@@ -28,6 +31,7 @@ describe("run health: a run that did not happen as designed fails every 'did not
       const { trace, cleanup } = await runHarness({ prompt: "clean up", plugins: [dir], script: quiet });
       await cleanup();
       vexpect(trace.errors.map((e) => e.kind)).toContain("plugin-not-loaded");
+      vexpect(failedItems(trace)).toEqual(["plugins-loaded"]);
       for (const [pass, message] of await negatives(trace)) {
         vexpect(pass).toBe(false);
         vexpect(message).toMatch(/did not happen as designed .*claude did not load the plugin/);
@@ -45,6 +49,7 @@ describe("run health: a run that did not happen as designed fails every 'did not
     });
     await cleanup();
     vexpect(trace.source.mcpServers).toEqual([{ name: "broken", status: "failed" }]);
+    vexpect(failedItems(trace)).toEqual(["mcp-servers-connected"]);
     vexpect(trace.errors).toContainEqual({ kind: "mcp-server-failed", message: vexpect.stringContaining('the MCP server "broken" failed to start') });
     for (const [pass, message] of await negatives(trace)) {
       vexpect(pass).toBe(false);
@@ -61,6 +66,8 @@ describe("run health: a run that did not happen as designed fails every 'did not
     await cleanup();
     vexpect(mockRun.requests).toHaveLength(0);
     vexpect(trace.errors.map((e) => e.kind)).toContain("no-model-request");
+    // The model was never asked, so the script's two turns went unused too.
+    vexpect(failedItems(trace)).toEqual(["model-asked", "script-consumed"]);
     vexpect((await negatives(trace)).map(([pass]) => pass)).toEqual([false, false]);
   });
 });

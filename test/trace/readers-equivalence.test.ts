@@ -67,7 +67,9 @@ describe("random line sequences read as the earlier parser read them", () => {
     fc.assert(fc.property(lineSequences(claudeLines, [...ODD, DEEP]), (text) => {
       const now = parseTranscript(text);
       fc.pre(resultLines(text) <= 1 && !now.errors.some((e) => ["no-answer", "no-model-request", "mcp-server-failed"].includes(e.kind)));
-      vexpect(asJson(now)).toEqual(asJson(parseTranscriptBefore(text)));
+      // The init line's skills and agents are read since the run-health gate; the earlier parser dropped them.
+      const { skills: _skills, agents: _agents, ...source } = now.source;
+      vexpect(asJson({ ...now, source })).toEqual(asJson(parseTranscriptBefore(text)));
     }), { numRuns: 300 });
   });
 

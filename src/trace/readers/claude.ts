@@ -298,6 +298,9 @@ function readInit(state: ClaudeReadState, event: Json): void {
   if (Array.isArray(event.tools)) source.tools = event.tools.map(String);
   if (Array.isArray(event.mcp_servers)) source.mcpServers = event.mcp_servers.map((s: unknown) => ({ name: String(field(s, "name")), status: String(field(s, "status")) }));
   if (Array.isArray(event.plugins)) source.plugins = event.plugins.map((p: unknown) => ({ name: String(field(p, "name") ?? ""), path: String(field(p, "path") ?? "") }));
+  // Names as strings (every version so far), or objects with a name (read defensively).
+  if (Array.isArray(event.skills)) source.skills = event.skills.map((s: unknown) => String(typeof s === "string" ? s : (field(s, "name") ?? "")));
+  if (Array.isArray(event.agents)) source.agents = event.agents.map((a: unknown) => String(typeof a === "string" ? a : (field(a, "name") ?? "")));
   state.source = source;
 }
 
