@@ -14,6 +14,7 @@ export type ProctorErrorCode =
   | "RUN_FAILED"
   | "SCRIPT_INVALID"
   | "SCRIPT_OVERRUN"
+  | "SANDBOX_UNAVAILABLE"
   | "TIMEOUT"
   | "RATES_BELOW_THRESHOLD"
   | "BASELINE_INVALID"
@@ -125,7 +126,7 @@ export class ReportError extends ProctorError {
  * `proctor/harness`) is the subclass that also carries the run's facts and result.
  */
 export class RunError extends ProctorError {
-  declare readonly code: "BINARY_MISSING" | "RUN_FAILED" | "TIMEOUT" | "SCRIPT_OVERRUN";
+  declare readonly code: "BINARY_MISSING" | "RUN_FAILED" | "TIMEOUT" | "SCRIPT_OVERRUN" | "SANDBOX_UNAVAILABLE";
   constructor(code: RunError["code"], shortMessage: string, options?: ProctorErrorOptions) {
     super(code, shortMessage, options);
     this.name = "RunError";
