@@ -103,6 +103,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
       claude:
         "the claude version matrix: run the evals on each listed claude — a version (2.1.197), latest, or a binary's path, comma-separated — and print each check's rate per version with Fisher's exact test against the first. Versions not in the project are installed once into $PROCTOR_CLAUDE_CACHE (default ~/.cache/proctor/claude-code)",
+      "no-sandbox": "run every trial without claude's own sandbox around Bash, for this reason (kept in each trace): mock and replay trials are sandboxed by default (needs bwrap and socat on Linux), real ones only when their spec sets sandbox",
     },
     examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",
@@ -144,6 +145,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "ignore-result-text": "compare tool results by status only, not text",
       ignore: "divergence kinds that do not fail: result,status,hook,call,subagent,turn,outcome",
       "stop-at-first": "stop replaying at the first tool result that differs",
+      "no-sandbox": "replay without claude's own sandbox around Bash (on by default; needs bwrap and socat on Linux), for this reason",
       json: "write the replay's Trace (with its divergences) here",
       html: "write the timeline as an HTML page here",
       verbose: "print tool inputs and results in full",
