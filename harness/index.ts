@@ -6,7 +6,7 @@
 export { runHarness, DEFAULT_PERMISSION_MODE, DEFAULT_TIMEOUT_MS } from "./claude/run-harness.js";
 export type { HarnessResult } from "./claude/run-harness.js";
 export type { HarnessSpec, McpConfig, PermissionMode } from "./claude/spec.js";
-export type { AgentRunSpec, ClaudeRunSpec, ReplayRunSpec } from "../src/eval/spec-types.js";
+export type { AgentRunSpec, ClaudeRunSpec, ReplayRunSpec, SandboxSpec } from "../src/eval/spec-types.js";
 export { HarnessError } from "./run/failure.js";
 export type { FailureReason, FailureFacts } from "./run/failure.js";
 export { resolveClaudeBinary } from "./claude/binary.js";

@@ -24,6 +24,7 @@ export type {
   Reply,
   FileChange,
   FileRecord,
+  OutsideWrites,
   ModelRequest,
   Usage,
   TraceSource,

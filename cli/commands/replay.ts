@@ -9,7 +9,7 @@ import type { Command } from "../command.js";
 import { resolveTranscriptArg } from "../../src/trace/session-log.js";
 
 const USAGE =
-  "proctor replay RECORDING [--plugin DIR]… [--fixture DIR] [--settings FILE] [--allowed-tools T,…] [--prompt TEXT] [--ignore-result-text] [--ignore KIND,…] [--stop-at-first] [--allow-outside PATH]… [--json OUT] [--html OUT] [--verbose]";
+  "proctor replay RECORDING [--plugin DIR]… [--fixture DIR] [--settings FILE] [--allowed-tools T,…] [--prompt TEXT] [--ignore-result-text] [--ignore KIND,…] [--stop-at-first] [--allow-outside PATH]… [--json OUT] [--html OUT] [--verbose] [--no-sandbox REASON]";
 
 const KINDS: readonly Divergence["kind"][] = ["result", "status", "hook", "call", "subagent", "turn", "outcome", "refused"];
 
@@ -35,11 +35,14 @@ const replay: Command = async (argv) => {
       json: { type: "string" },
       html: { type: "string" },
       verbose: { type: "boolean", short: "v" },
+      "no-sandbox": { type: "string" },
     },
     USAGE,
   );
   const [recording] = positionals;
   if (positionals.length !== 1 || recording === undefined) throw new InvalidInputError("INVALID_INPUT", `expected one recording (a transcript, session log or session folder)\nusage: ${USAGE}`);
+  const sandboxOff = values["no-sandbox"];
+  if (sandboxOff !== undefined && sandboxOff.trim() === "") throw new InvalidInputError("INVALID_INPUT", `--no-sandbox needs the reason, e.g. --no-sandbox "the recording ran docker"\nusage: ${USAGE}`);
   const ignore = (values.ignore ?? "").split(",").map((k) => k.trim()).filter(Boolean);
   const unknown = ignore.find((k) => !KINDS.includes(k as Divergence["kind"]));
   if (unknown) throw new InvalidInputError("INVALID_INPUT", `--ignore: unknown divergence kind ${JSON.stringify(unknown)}; the kinds are ${KINDS.join(", ")}`);
@@ -65,6 +68,7 @@ const replay: Command = async (argv) => {
     ...(values["allow-outside"] ? { allowOutside: values["allow-outside"] } : {}),
     // Said before the run's calls, so a set-up difference is read as the cause it is.
     onPreflight: (w) => process.stderr.write(`proctor replay: warning: ${w.message}\n`),
+    ...(sandboxOff !== undefined ? { sandbox: { off: sandboxOff } } : {}),
     reject: false,
   });
   await cleanup();

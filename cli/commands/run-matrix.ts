@@ -28,6 +28,8 @@ export interface MatrixRunOptions {
   readonly alpha: number | undefined;
   readonly json: string | undefined;
   readonly junit: string | undefined;
+  /** `--no-sandbox REASON`: every trial runs without claude's sandbox. */
+  readonly sandboxOff?: string;
 }
 
 const failedStatus = (o: EvalOutcome) => o.status === "failed" || o.status === "skipped" || o.status === "incomplete" || (o.status === "not-run" && o.tier !== undefined);
@@ -55,7 +57,7 @@ export async function runMatrix(options: MatrixRunOptions): Promise<number> {
     const drift = new Map<string, Set<string>>();
     let outcomes: EvalOutcome[];
     try {
-      const tiers = await loadTiers(options.fileOf, controller.signal, needed, { claudePath: choice.path, drift });
+      const tiers = await loadTiers(options.fileOf, controller.signal, needed, { claudePath: choice.path, drift, ...(options.sandboxOff !== undefined ? { sandboxOff: options.sandboxOff } : {}) });
       outcomes = await runEvals(options.definitions, {
         tiers,
         tier: options.tier,

@@ -18,7 +18,7 @@ import { driftText } from "../../src/checks/replay.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
-            [--claude VERSION,VERSION…]
+            [--claude VERSION,VERSION…] [--no-sandbox REASON]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
@@ -40,6 +40,8 @@ const baselineModules = async () => ({ ...(await import("../../reporters/baselin
 export interface TierVersions {
   /** Run every mock, replay and real trial on this claude, whatever the eval's spec names. */
   readonly claudePath?: string;
+  /** Run every trial without claude's sandbox, for this reason (`--no-sandbox REASON`). */
+  readonly sandboxOff?: string;
   /** Eval name → version-drift notes of its replays (known rewordings between claude versions). */
   readonly drift?: Map<string, Set<string>>;
 }
@@ -51,7 +53,16 @@ export async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: Abo
   const { validateSpec } = await import("../../harness/claude/spec.js");
   // Relative paths in a spec (fixture, plugins, script files) are relative to the eval file.
   const withCwd = <S extends { cwd?: string }>(spec: S, definition: EvalDefinition): S => ({ ...spec, cwd: spec.cwd ?? dirname(fileOf.get(definition) ?? process.cwd()) });
-  const pin = <S>(spec: S): S => (versions.claudePath ? { ...spec, claudePath: versions.claudePath } : spec);
+  const pin = <S>(spec: S): S => ({
+    ...spec,
+    ...(versions.claudePath ? { claudePath: versions.claudePath } : {}),
+    ...(versions.sandboxOff !== undefined ? { sandbox: { off: versions.sandboxOff } } : {}),
+  });
+  const { sandboxPreflight, sandboxState } = await import("../../harness/claude/sandbox.js");
+  // Preflight: a sandbox that cannot run here is one clear error before any trial, not an error per trial.
+  const preflightSandbox = (spec: { sandbox?: HarnessSpec["sandbox"] } | string) => {
+    if (sandboxState(typeof spec === "string" ? undefined : pin(spec).sandbox, true).on) sandboxPreflight("proctor run");
+  };
   const noteDrift = (definition: EvalDefinition, trace: Trace) => {
     const note = trace.replay ? driftText(trace.replay).replace(/^; /, "") : "";
     if (note && versions.drift) versions.drift.set(definition.name, (versions.drift.get(definition.name) ?? new Set()).add(note));
@@ -72,6 +83,7 @@ export async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: Abo
         (validateSpec as (spec: unknown) => void)(withCwd(spec as HarnessSpec, definition));
         // Preflight: a missing binary is one clear error before any trial, not an error per trial.
         harness.resolveClaudeBinary({ claudePath: pin(spec).claudePath, cwd: spec.cwd ?? process.cwd() });
+        preflightSandbox(spec as HarnessSpec);
       },
     },
     replay: {
@@ -80,6 +92,7 @@ export async function loadTiers(fileOf: Map<EvalDefinition, string>, signal: Abo
       validate: (spec) => {
         if (typeof spec !== "string" && typeof spec?.recording !== "string") throw new InvalidInputError("INVALID_INPUT", "replay: needs a recording path (replay: \"recordings/run.jsonl\" or { recording, plugins, … })");
         harness.resolveClaudeBinary({ claudePath: versions.claudePath ?? (typeof spec === "string" ? undefined : spec.claudePath), cwd: process.cwd() });
+        preflightSandbox(versions.sandboxOff !== undefined ? { sandbox: { off: versions.sandboxOff } } : spec);
       },
     },
     real: {
@@ -201,11 +214,14 @@ const run: Command = async (argv) => {
       "judge-model": { type: "string" },
       "write-scripts": { type: "boolean" },
       "allow-tools": { type: "string", multiple: true },
+      "no-sandbox": { type: "string" },
     },
     USAGE,
   );
   if ([values.mock, values.real, values.replay].filter(Boolean).length > 1) throw new InvalidInputError("INVALID_INPUT", `--mock, --replay and --real exclude each other\nusage: ${USAGE}`);
   const tier: TierChoice = values.mock ? "mock" : values.real ? "real" : values.replay ? "replay" : "auto";
+  const sandboxOff = values["no-sandbox"];
+  if (sandboxOff !== undefined && sandboxOff.trim() === "") throw new InvalidInputError("INVALID_INPUT", `--no-sandbox needs the reason, e.g. --no-sandbox "the skill under test runs docker"\nusage: ${USAGE}`);
   const trials = positive(values.trials, "--trials", true);
   const concurrency = positive(values.concurrency, "--concurrency", true);
   const budgetUsd = positive(values["budget-usd"], "--budget-usd", false);
@@ -277,7 +293,7 @@ const run: Command = async (argv) => {
   if (values.claude !== undefined) {
     if (values.baseline || values.shard || values.traces) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --baseline, --shard or --traces (run one version with PROCTOR_CLAUDE for those)\nusage: ${USAGE}`);
     const { runMatrix } = await import("./run-matrix.js");
-    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit });
+    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit, ...(sandboxOff !== undefined ? { sandboxOff } : {}) });
   }
   if (values["all-traces"] && !values.traces) throw new InvalidInputError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
@@ -287,7 +303,7 @@ const run: Command = async (argv) => {
   try {
     await installBuiltInJudge(definitions.flatMap((d) => d.checks));
     const needed = new Set(definitions.map((d) => chooseTier(d, tier)).filter((t): t is "mock" | "replay" | "real" | "run" => typeof t === "string"));
-    const tiers = await loadTiers(fileOf, controller.signal, needed, { drift });
+    const tiers = await loadTiers(fileOf, controller.signal, needed, { drift, ...(sandboxOff !== undefined ? { sandboxOff } : {}) });
     outcomes = await runEvals(definitions, {
       tiers,
       tier,

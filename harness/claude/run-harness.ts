@@ -15,6 +15,8 @@ import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
 import { withHealth } from "./health.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
+import { attributeSandboxDenials, hermeticTrial, originalPaths, type HermeticTrial } from "./hermetic.js";
+import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
 
 /** What a harness run produced. */
 export interface HarnessResult extends AgentRunResult<HarnessResult> {
@@ -59,22 +61,29 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   validateSpec(spec);
   refuseRootBypass(spec, "runHarness");
   refuseOwnedEnv(spec);
+  const sandbox = sandboxState(spec.sandbox, true);
+  refuseSandboxConflict("runHarness", spec.settings, sandbox);
+  if (sandbox.on) sandboxPreflight("runHarness");
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
+  let trial: HermeticTrial | undefined;
   const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
   return runAgentProcess<HarnessResult, MockRun>({
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     prepare() {
-      const dirs = prepareRunDirs(spec, cwd);
+      trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox);
+      const { dirs } = trial;
       // With MCP servers, claude waits for them to connect before the first turn (older versions
       // start without them, and a loaded machine then runs the eval with the server still pending).
       const specEnv = dirs.mcpServers.length > 0 ? { MCP_CONNECTION_NONBLOCKING: "0", ...spec.env } : spec.env;
       const env = buildChildEnv(process.env, specEnv, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
-      return { dirs, args: buildArgs(spec, dirs, cwd), env };
+      return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside };
     },
     readTrace: (proc) => {
-      const trace = parseTranscript(proc.stdout, { sourceKind: "harness" });
-      const unloaded = unloadedPlugins(trace, spec.plugins ?? [], cwd);
+      const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
+      const trace = sandbox.on ? attributeSandboxDenials(parsed) : parsed;
+      const copies = trial?.pluginCopies ?? new Map<string, string>();
+      const unloaded = originalPaths(unloadedPlugins(trace, trial?.spec.plugins ?? [], cwd), copies);
       return unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
     },
     judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),

@@ -8,6 +8,7 @@ import { checkAgentSpec, isStringMap, rejectField, type SpecShape } from "../run
 import type { MockModel } from "../../mock-model/server/start.js";
 import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
 import type { RunProblem, Trace } from "../../src/trace/types.js";
+import { isSandboxSpec, SANDBOX_SPEC_PROBLEM } from "./sandbox.js";
 
 export type { PermissionMode, McpConfig } from "../../src/eval/spec-types.js";
 
@@ -34,7 +35,7 @@ const HARNESS_SPEC: SpecShape = {
   noun: "a harness spec",
   fields: [
     "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
-    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal", "health",
+    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal", "health", "sandbox",
   ],
   rules: {
     settings: [isPlainObject, "must be a settings object"],
@@ -46,6 +47,7 @@ const HARNESS_SPEC: SpecShape = {
     permissionMode: [(v) => MODES.includes(v as string), `must be one of ${MODES.join(", ")}`],
     maxTurns: [(v) => Number.isInteger(v) && (v as number) > 0, "must be a positive integer"],
     claudePath: [(v) => typeof v === "string" && v !== "", "must be the path of the claude binary"],
+    sandbox: [isSandboxSpec, SANDBOX_SPEC_PROBLEM],
     mock: [(v) => typeof v === "object" && v !== null && typeof (v as { addRun?: unknown }).addRun === "function", "must be a server from startMockModel()"],
   },
 };

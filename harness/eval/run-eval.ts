@@ -13,6 +13,8 @@ import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { withHealth } from "../claude/health.js";
 import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
+import { attributeSandboxDenials, hermeticTrial } from "../claude/hermetic.js";
+import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "../claude/sandbox.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
 import { isolateEnv } from "../run/env.js";
@@ -48,6 +50,11 @@ export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs:
   return isolateEnv(parent, spec.env, { home: dirs.home, tmp: dirs.tmpDir }, vars);
 }
 
+/** The spec's plugin dirs and arguments as the trial's copies have them. */
+function copiedPaths(spec: HarnessSpec): Pick<RunEvalSpec, "plugins" | "args"> {
+  return { ...(spec.plugins ? { plugins: spec.plugins } : {}), ...(spec.args ? { args: spec.args } : {}) };
+}
+
 /** The real API's words: no mock, so every API error is a fault, explained with what to do about it. */
 const EVAL_FAILURES: FailureProfile = {
   ...CLAUDE_FAILURES,
@@ -76,6 +83,9 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   validateEvalSpec(spec);
   const apiKey = resolveApiKey(spec);
   refuseRootBypass(spec, "runEval");
+  const sandbox = sandboxState(spec.sandbox, false);
+  refuseSandboxConflict("runEval", spec.settings, sandbox);
+  if (sandbox.on) sandboxPreflight("runEval");
   const cwd = path.resolve(spec.cwd ?? process.cwd());
   const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
   return runAgentProcess<EvalRunResult>({
@@ -84,12 +94,16 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     spec,
     timeoutMs: spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS,
     prepare() {
-      const dirs = prepareRunDirs(spec, cwd);
+      const trial = hermeticTrial({ ...spec, script: {} } as HarnessSpec, prepareRunDirs(spec, cwd), cwd, sandbox);
+      const { dirs } = trial;
       // As runHarness: with MCP servers, claude waits for them to connect before the first turn.
       const withMcp = dirs.mcpServers.length > 0 ? { ...spec, env: { MCP_CONNECTION_NONBLOCKING: "0", ...spec.env } } : spec;
-      return { dirs, args: buildEvalArgs(spec, dirs, cwd), env: buildEvalEnv(process.env, withMcp, dirs, apiKey) };
+      return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, withMcp, dirs, apiKey), outside: trial.outside };
     },
-    readTrace: (proc) => parseTranscript(proc.stdout, { sourceKind: "eval" }),
+    readTrace: (proc) => {
+      const trace = parseTranscript(proc.stdout, { sourceKind: "eval" });
+      return sandbox.on ? attributeSandboxDenials(trace) : trace;
+    },
     judgeHealth: (trace, dirs) => withHealth(trace, spec, dirs, undefined, { maxBudgetUsd: spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD }),
   });
 }

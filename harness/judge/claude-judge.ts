@@ -7,6 +7,7 @@ import { RunError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { JudgeFn, JudgeInput, JudgeVerdict } from "../../src/checks/judged.js";
 import { runEval } from "../eval/run-eval.js";
 import { requireObject } from "../../src/errors/arguments.js";
+import type { SandboxSpec } from "../../src/eval/spec-types.js";
 
 export interface ClaudeJudgeOptions {
   /** @default process.env.ANTHROPIC_API_KEY */
@@ -21,6 +22,8 @@ export interface ClaudeJudgeOptions {
   /** @default 120000 */
   readonly timeoutMs?: number;
   readonly claudePath?: string;
+  /** Claude's sandbox around the grading run (it has no tools; the sandbox keeps it that way). `{ off: "why" }` turns it off. @default on */
+  readonly sandbox?: SandboxSpec;
 }
 
 /** The grading prompt: the rubric, the output (and the calls), and the one answer shape accepted. */
@@ -79,6 +82,7 @@ export function claudeJudge(options: ClaudeJudgeOptions = {}): JudgeFn {
       maxTurns: 1,
       maxBudgetUsd: options.maxBudgetUsd ?? 0.25,
       timeoutMs: options.timeoutMs ?? 120_000,
+      sandbox: options.sandbox ?? {},
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),

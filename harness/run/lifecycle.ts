@@ -14,6 +14,7 @@ import type { RunProblem, Trace } from "../../src/trace/types.js";
 import { runProcess, type ProcessResult } from "../process/run-process.js";
 import { keepRunDirs, removeRunDirs, removeRunDirsInBackground, type RunDirs } from "../workdir/prepare.js";
 import { diffSnapshots, takeSnapshot } from "../workdir/snapshot.js";
+import { diffRoots, snapshotRoots, type OutsidePlan } from "../workdir/outside.js";
 import { HarnessError, quoteArg } from "./failure.js";
 import { useSharedMock, warmIfCold, type MockView } from "./mock.js";
 import { chooseFailureReason, describeFailure, type FailureProfile } from "./reason.js";
@@ -24,6 +25,8 @@ export interface Launch {
   readonly dirs: RunDirs;
   readonly args: string[];
   readonly env: Record<string, string>;
+  /** The trial's other writable roots, compared before and after like the work dir (absent: only the work dir is). */
+  readonly outside?: OutsidePlan;
 }
 
 /**
@@ -131,13 +134,14 @@ export async function runAgentProcess<R extends AgentRunResult<R>, M extends Moc
   const { failures, binary, timeoutMs, spec } = run;
   const keep = spec.keep === true;
   const reject = spec.reject ?? true;
-  const { dirs, args, env } = run.prepare();
+  const { dirs, args, env, outside } = run.prepare();
   const command = describeCommand(binary, args, spec.prompt);
   let mockRun: M | undefined;
   let refused: { readonly error: unknown } | undefined;
 
   try {
     const before = takeSnapshot(dirs.workDir);
+    const outsideBefore = outside ? snapshotRoots(outside.roots) : undefined;
     const register = run.register;
     const onSpawn = register
       ? () => {
@@ -155,7 +159,8 @@ export async function runAgentProcess<R extends AgentRunResult<R>, M extends Moc
     const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
     const own = run.readTrace(proc, dirs, mockRun as M);
     const errors = runErrors(proc, timeoutMs, mockRun);
-    const read: Trace = { ...own, files, ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
+    const outsideWrites = outside && outsideBefore ? diffRoots(outside, outsideBefore) : undefined;
+    const read: Trace = { ...own, files, ...(outsideWrites ? { outsideWrites } : {}), ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
     const trace = run.judgeHealth ? run.judgeHealth(read, dirs, mockRun as M) : read;
     const reason = chooseFailureReason(proc, trace, failures, mockRun);
 

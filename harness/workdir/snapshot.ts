@@ -22,8 +22,11 @@ interface Entry {
 /** Relative POSIX path → fingerprint of every file (and symlink) under `root`. */
 export type Snapshot = Map<string, Entry>;
 
-/** Walk `root` and fingerprint every file. Unreadable entries are fingerprinted by their error. */
-export function takeSnapshot(root: string): Snapshot {
+/**
+ * Walk `root` and fingerprint every file. Unreadable entries are fingerprinted by their error.
+ * `skip` leaves out a relative path (and everything under it, for a directory).
+ */
+export function takeSnapshot(root: string, skip?: (relPath: string) => boolean): Snapshot {
   const out: Snapshot = new Map();
   const walk = (dir: string, rel: string) => {
     let names: string[];
@@ -35,6 +38,7 @@ export function takeSnapshot(root: string): Snapshot {
     for (const name of names) {
       const abs = path.join(dir, name);
       const relPath = rel ? `${rel}/${name}` : name;
+      if (skip?.(relPath)) continue;
       let stat: Stats;
       try {
         stat = lstatSync(abs);

@@ -37,6 +37,46 @@ function listChanges(changes: readonly FileChange[], max = 10): string {
   return shown.join(", ") + (changes.length > max ? `, … ${changes.length - max} more` : "");
 }
 
+/** Every change the run made that proctor observed: the work dir's, then those under the trial's other roots (`$HOME/…`). */
+function observedChanges(trace: Trace): readonly FileChange[] {
+  const outside = trace.outsideWrites?.changes ?? [];
+  return outside.length ? [...(trace.files?.changes ?? []), ...outside] : (trace.files?.changes ?? []);
+}
+
+/** Whether `pattern` names a place outside the work dir (absolute, or under a root such as `$HOME`). */
+function outsideWorkDir(pattern: string, cwd: string | undefined): boolean {
+  const p = pattern.replace(/\\/g, "/");
+  if (cwd && p.startsWith(`${cwd.replace(/\/$/, "")}/`)) return false;
+  return p.startsWith("/") || /^(\$\w+|plugin:|mcp:)/.test(p);
+}
+
+/**
+ * Why writes outside the work dir cannot be ruled out for `pattern` (undefined when they can): the
+ * trace compared no roots beyond the work dir, the pattern lies outside every root it compared, or
+ * (for `wroteOnly`, pattern undefined) some place the run could write was not compared.
+ */
+function outsideUnprovable(trace: Trace, pattern: string | undefined): string | undefined {
+  const o = trace.outsideWrites;
+  if (pattern !== undefined && !outsideWorkDir(pattern, trace.source.cwd)) return undefined;
+  if (!o) return pattern === undefined ? undefined : `the trace compared only the work dir, and ${pattern} lies outside it`;
+  if (pattern !== undefined) {
+    const names = o.roots.map((r) => r.name);
+    const p = pattern.replace(/\\/g, "/");
+    if (names.some((n) => p === n || p.startsWith(`${n}/`))) return undefined;
+    return `proctor compared only the work dir and ${names.join(", ")}; ${pattern} is none of them (name a file under one, e.g. $HOME/.config/x)`;
+  }
+  if (o.uncovered.length > 0) return `not every place the run could write was compared: ${o.uncovered.join("; ")}`;
+  return undefined;
+}
+
+/** What the pass message adds about writes outside the work dir. */
+function outsideNote(trace: Trace): string {
+  const o = trace.outsideWrites;
+  if (!o) return "; writes outside the work dir were not observed";
+  const bash = o.sandbox.on ? "" : `; Bash ran unsandboxed (${o.sandbox.reason ?? "no reason given"}), so its writes elsewhere on disk were not observed`;
+  return `; also compared ${o.roots.map((r) => r.name).join(", ")}${bash}`;
+}
+
 export const NO_SNAPSHOT =
   "only Write/Edit calls are known, not what Bash or an MCP server wrote — run it through runHarness, which snapshots the work dir";
 
@@ -49,11 +89,11 @@ export function wrote(path: string): Check<Trace> {
   return defineTraceCheck("wrote", { path }, (trace) => {
     if (!trace.files) return { pass: false, message: `expected ${path} to be written; the trace has no file record`, expected: path };
     const match = pathMatcher(path, trace.source.cwd);
-    const hit = trace.files.changes.find((c) => match(c.path));
+    const hit = observedChanges(trace).find((c) => match(c.path));
     if (hit) return { pass: true, message: `${hit.path} was ${hit.change}` };
     return {
       pass: false,
-      message: `expected ${path} to be written; ${listChanges(trace.files.changes)}${trace.files.source === "tool-calls" ? ` (${NO_SNAPSHOT})` : ""}`,
+      message: `expected ${path} to be written; ${listChanges(observedChanges(trace))}${trace.files.source === "tool-calls" ? ` (${NO_SNAPSHOT})` : ""}`,
       expected: path,
       actual: trace.files.changes.map((c) => c.path),
     };
@@ -81,13 +121,15 @@ export function didNotWrite(path: string): Check<Trace> {
   requireName("didNotWrite", "path", path);
   return defineTraceCheck("didNotWrite", { path }, (trace) => {
     const match = pathMatcher(path, trace.source.cwd);
-    const hit = trace.files?.changes.find((c) => match(c.path));
+    const hit = observedChanges(trace).find((c) => match(c.path));
     if (hit) return { pass: false, message: `expected ${path} to be left alone; it was ${hit.change}`, expected: path, actual: hit };
     if (!trace.files) return { pass: false, message: `cannot confirm ${path} was not written: the trace has no file record`, expected: path };
     if (trace.files.source !== "snapshot") return { pass: false, message: `cannot confirm ${path} was not written: ${NO_SNAPSHOT}`, expected: path };
     const unprovable = absenceUnprovable(trace);
     if (unprovable) return { pass: false, message: `cannot confirm ${path} was not written: ${unprovable}` };
-    return { pass: true, message: `${path} was not written (${trace.files.changes.length} other change(s))` };
+    const outside = outsideUnprovable(trace, path);
+    if (outside) return { pass: false, message: `cannot confirm ${path} was not written: ${outside}`, expected: path };
+    return { pass: true, message: `${path} was not written (${observedChanges(trace).length} other change(s))` };
   });
 }
 
@@ -97,7 +139,7 @@ export function wroteOnly(paths: readonly string[]): Check<Trace> {
   return defineTraceCheck("wroteOnly", { paths: [...paths] }, (trace) => {
     if (!trace.files) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: the trace has no file record`, expected: paths };
     const matchers = paths.map((p) => pathMatcher(p, trace.source.cwd));
-    const outside = trace.files.changes.filter((c) => !matchers.some((m) => m(c.path)));
+    const outside = observedChanges(trace).filter((c) => !matchers.some((m) => m(c.path)));
     if (outside.length > 0) {
       return {
         pass: false,
@@ -109,6 +151,8 @@ export function wroteOnly(paths: readonly string[]): Check<Trace> {
     if (trace.files.source !== "snapshot") return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${NO_SNAPSHOT}`, expected: paths };
     const unprovable = absenceUnprovable(trace);
     if (unprovable) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${unprovable}` };
-    return { pass: true, message: `all ${trace.files.changes.length} change(s) are inside [${paths.join(", ")}]` };
+    const notCompared = outsideUnprovable(trace, undefined);
+    if (notCompared) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${notCompared}`, expected: paths };
+    return { pass: true, message: `all ${observedChanges(trace).length} change(s) are inside [${paths.join(", ")}]${outsideNote(trace)}` };
   });
 }

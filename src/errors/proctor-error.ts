@@ -16,6 +16,7 @@ export type ProctorErrorCode =
   | "SCRIPT_INVALID"
   | "SUITE_INVALID"
   | "SCRIPT_OVERRUN"
+  | "SANDBOX_UNAVAILABLE"
   | "TIMEOUT"
   | "RATES_BELOW_THRESHOLD"
   | "BASELINE_INVALID"
@@ -127,7 +128,7 @@ export class ReportError extends ProctorError {
  * `proctor/harness`) is the subclass that also carries the run's facts and result.
  */
 export class RunError extends ProctorError {
-  declare readonly code: "BINARY_MISSING" | "RUN_FAILED" | "TIMEOUT" | "SCRIPT_OVERRUN" | "RUN_UNHEALTHY";
+  declare readonly code: "BINARY_MISSING" | "RUN_FAILED" | "TIMEOUT" | "SCRIPT_OVERRUN" | "RUN_UNHEALTHY" | "SANDBOX_UNAVAILABLE";
   constructor(code: RunError["code"], shortMessage: string, options?: ProctorErrorOptions) {
     super(code, shortMessage, options);
     this.name = "RunError";

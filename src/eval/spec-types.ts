@@ -13,6 +13,13 @@ export interface McpConfig {
   readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
+/**
+ * Claude Code's own sandbox around Bash: `{ off: "why" }` turns it off (the reason is kept in the
+ * Trace); otherwise it is on, with the work dir, the trial's TMPDIR and `allowWrite` writable and
+ * the network closed to Bash except `allowedDomains`.
+ */
+export type SandboxSpec = { readonly off: string } | { readonly allowedDomains?: readonly string[]; readonly allowWrite?: readonly string[] };
+
 /** What every agent run is made of, whichever agent (Claude Code, Codex) runs it. */
 export interface AgentRunSpec {
   /** The user prompt (sent on stdin, so it may start with `-`). */
@@ -83,6 +90,11 @@ export interface ClaudeRunSpec extends AgentRunSpec {
   readonly maxRetries?: number;
   /** The claude binary; else `PROCTOR_CLAUDE`, `node_modules/.bin/claude`, then PATH. */
   readonly claudePath?: string;
+  /**
+   * Claude Code's sandbox around Bash (needs bwrap and socat on Linux). On by default for runHarness
+   * and runReplay, off by default for runEval (give `{ allowedDomains: [...] }` to turn it on).
+   */
+  readonly sandbox?: SandboxSpec;
 }
 
 /**

@@ -105,6 +105,12 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     source: { enum: ["snapshot", "tool-calls"] },
     changes: { type: "array", items: obj(["path", "change"], { path: str, change: { enum: ["created", "modified", "deleted"] }, content: str }) },
   }),
+  outsideWrites: obj(["sandbox", "roots", "changes", "uncovered"], {
+    sandbox: obj(["on"], { on: { type: "boolean" }, reason: str }),
+    roots: { type: "array", items: obj(["name", "path"], { name: str, path: str, copiedFrom: str }) },
+    changes: { type: "array", items: obj(["path", "change"], { path: str, change: { enum: ["created", "modified", "deleted"] }, content: str }) },
+    uncovered: { type: "array", items: str },
+  }),
   modelRequests: {
     type: "array",
     items: obj(["agent", "system", "messages", "tools"], {

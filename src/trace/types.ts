@@ -142,6 +142,22 @@ export interface FileRecord {
   readonly changes: readonly FileChange[];
 }
 
+/**
+ * The trial's writable world beyond the work dir: whether Bash ran in claude's sandbox, which other
+ * roots (the trial's HOME and TMPDIR, the per-trial copies of plugins and MCP servers) were compared
+ * before and after, what changed there, and what the run could write that proctor did not compare.
+ */
+export interface OutsideWrites {
+  /** Claude's sandbox around Bash: on, or off with the reason the spec gave. */
+  readonly sandbox: { readonly on: boolean; readonly reason?: string };
+  /** The roots compared, by the name changes are reported under (`$HOME`, `$TMPDIR`, `plugin:NAME`, `mcp:NAME`). */
+  readonly roots: readonly { readonly name: string; readonly path: string; readonly copiedFrom?: string }[];
+  /** Changes under those roots, as `NAME/relative/path` (e.g. `$HOME/.cache/x`); the CLI's own bookkeeping is left out. */
+  readonly changes: readonly FileChange[];
+  /** What the run could write that was not compared, each with why: checks that need every write fail closed on these. */
+  readonly uncovered: readonly string[];
+}
+
 /** One request the model received (captured by the mock model). */
 export interface ModelRequest {
   /** `"main"`, or the subagent type the request was routed to. */
@@ -317,6 +333,8 @@ export interface Trace {
   readonly turns?: number;
   readonly usage?: Usage;
   readonly files?: FileRecord;
+  /** Writes outside the work dir (runs proctor started; absent on recorded transcripts). */
+  readonly outsideWrites?: OutsideWrites;
   readonly modelRequests?: readonly ModelRequest[];
   /** Present on a replayed run: how it differed from its recording. */
   readonly replay?: ReplayRecord;

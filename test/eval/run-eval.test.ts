@@ -3,6 +3,7 @@
  * reasons), then the real binary offline — the mock model standing in for the API as a gateway —
  * and, only when ANTHROPIC_API_KEY is set, a tiny eval against the real API.
  */
+import { existsSync, rmSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeyMissing, buildEvalArgs, buildEvalEnv, runEval, validateEvalSpec, type RunEvalSpec } from "../../harness/index.js";
 import { chooseEvalReason } from "../../harness/eval/run-eval.js";
@@ -114,6 +115,31 @@ describe("runEval through the real binary (offline: the mock model as the API ga
       run.remove();
     }
   });
+
+  it("runs unsandboxed by default; sandbox: { allowedDomains } turns claude's sandbox on, and a write outside the trial is denied by it", async () => {
+    const server = await mock;
+    const outside = `/tmp/proctor-eval-escape-${process.pid}`;
+    const script = { turns: [{ tools: [{ name: "Bash", input: { command: `node -e 'require("fs").writeFileSync("${outside}", "x")'` } }] }, { text: "Done." }] };
+    const off = server.addRun(script);
+    const on = server.addRun(script);
+    const plain = await runEval({ prompt: "go", apiKey: off.apiKey, baseUrl: server.url, allowedTools: ["Bash"], timeoutMs: 60_000 });
+    const boxed = await runEval({ prompt: "go", apiKey: on.apiKey, baseUrl: server.url, allowedTools: ["Bash"], sandbox: { allowedDomains: ["registry.npmjs.org"] }, timeoutMs: 60_000 });
+    try {
+      expect(plain.trace.outsideWrites?.sandbox).toEqual({ on: false, reason: expect.stringMatching(/real tier runs unsandboxed/) });
+      expect(plain.trace.toolCalls[0]?.status).toBe("success");
+      expect(existsSync(outside)).toBe(true);
+      rmSync(outside, { force: true });
+      expect(boxed.trace.outsideWrites?.sandbox).toEqual({ on: true });
+      expect(boxed.trace.toolCalls[0]).toMatchObject({ status: "denied", deniedBy: "sandbox" });
+      expect(existsSync(outside)).toBe(false);
+    } finally {
+      rmSync(outside, { force: true });
+      await plain.cleanup();
+      await boxed.cleanup();
+      off.remove();
+      on.remove();
+    }
+  }, 180_000);
 
   it("names a refused key as the cause of a 401", async () => {
     const server = await mock;

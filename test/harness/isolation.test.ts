@@ -62,7 +62,10 @@ describe("isolation (real claude binary)", () => {
       expect(envOutput).toContain(`tmp=${root}/tmp`);
       expect(envOutput).toMatch(/^PATH=/m);
       // …and nothing else from the parent, under any name.
-      for (const name of [...Object.keys(PLANTED).filter((k) => k !== "ANTHROPIC_API_KEY"), "HTTPS_PROXY", "HTTP_PROXY"]) expect(envOutput).not.toMatch(new RegExp(`^${name}=`, "m"));
+      for (const name of Object.keys(PLANTED).filter((k) => k !== "ANTHROPIC_API_KEY")) expect(envOutput).not.toMatch(new RegExp(`^${name}=`, "m"));
+      // claude's sandbox sets its own proxy variables (its local filtering proxy); the parent's proxy is not among them.
+      expect(envOutput).not.toContain(proxy);
+      for (const m of envOutput.matchAll(/^HTTPS?_PROXY=(.*)$/gm)) expect(m[1]).toMatch(/@localhost:\d+$/);
       expect(envOutput).not.toContain(CANARY);
       expect(JSON.stringify(trace)).not.toContain(CANARY);
       expect(result.stdout + result.stderr).not.toContain(CANARY);

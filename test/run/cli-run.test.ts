@@ -1,5 +1,5 @@
 /** `proctor run` as a real process: summary, exit codes, --json, --junit, baselines; the examples through the real binary. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -67,6 +67,7 @@ describe("proctor run (recorded-transcript evals)", () => {
       [["run", recorded, "--baseline", join(dir, "none.json")], /none\.json does not exist[\s\S]*--update-baseline/],
       [["run", recorded, "--shard", "2/4", "--baseline", join(dir, "b.json")], /a shard's report is partial/],
       [["run", recorded, "--shard", "5/4"], /index must be within 1\.\.4/],
+      [["run", recorded, "--no-sandbox", " "], /--no-sandbox needs the reason/],
     ];
     for (const [args, message] of cases) {
       const r = await proctor(args);
@@ -116,6 +117,20 @@ describe("proctor run --shard + proctor merge (the CI matrix recipe)", () => {
 });
 
 describe("proctor run (the examples, real claude binary + mock model)", () => {
+  it("says what claude's sandbox is missing and how to install it — or turn it off — before any trial runs", async () => {
+    const bin = mkdtempSync(join(tmpdir(), "proctor-nobwrap-"));
+    symlinkSync(process.execPath, join(bin, "node"));
+    try {
+      const env = { ...(process.env as Record<string, string>), PATH: bin };
+      const r = await proctor(["run", examples, "--mock", "--json", join(dir, "nosandbox.json")], { env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/claude.s sandbox cannot run here[\s\S]*apt-get install bubblewrap[\s\S]*apt-get install socat[\s\S]*--no-sandbox "why"/);
+      expect(existsSync(join(dir, "nosandbox.json"))).toBe(false);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it("runs the example evals and passes their gates", async () => {
     const junit = join(dir, "examples.xml");
     const r = await proctor(["run", examples, "--trials", "1", "--concurrency", "2", "--junit", junit, "--quiet"], { env: noColour });
