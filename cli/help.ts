@@ -103,8 +103,12 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
       claude:
         "the claude version matrix: run the evals on each listed claude — a version (2.1.197), latest, or a binary's path, comma-separated — and print each check's rate per version with Fisher's exact test against the first. Versions not in the project are installed once into $PROCTOR_CLAUDE_CACHE (default ~/.cache/proctor/claude-code)",
+      ablate:
+        "also run every eval without one part of its setup — plugin:NAME (manifest or folder name), skill:NAME, agent:NAME, hook:EVENT, mcp:SERVER — and print per check the change in rate with its interval, Fisher's two-sided p and the trials per arm to see it; the arm without is written as its own report `<eval> [without …]` (overrides an eval's ablate field)",
+      detect: "with --ablate: plan the trials per arm for this change in rate (e.g. 0.2) instead of the observed one",
+      power: "with --ablate: the power of that plan (default 0.8)",
     },
-    examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10"],
+    examples: ["npx proctor run", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10", "npx proctor run evals/ --ablate plugin:repo-hygiene --trials 20"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",
   },
   bisect: {
