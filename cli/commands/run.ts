@@ -19,7 +19,7 @@ import type { AblationOptions } from "../../src/measure/ablation.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
-            [--claude VERSION,VERSION…] [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]]`;
+            [--claude VERSION,VERSION…] [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast]`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -191,6 +191,7 @@ const run: Command = async (argv) => {
       ablate: { type: "string" },
       detect: { type: "string" },
       power: { type: "string" },
+      forecast: { type: "boolean" },
     },
     USAGE,
   );
@@ -224,6 +225,11 @@ const run: Command = async (argv) => {
 
   if ((values.detect !== undefined || values.power !== undefined) && values.ablate === undefined && !definitions.some((d) => d.ablate !== undefined)) {
     throw new InvalidInputError("INVALID_INPUT", `--detect and --power plan an ablation; give --ablate plugin:NAME (or an eval's ablate field)\nusage: ${USAGE}`);
+  }
+  if (values.forecast) {
+    const { forecastRun } = await import("./run-forecast.js");
+    process.stdout.write(forecastRun({ definitions, tier, trials, baseline, ablate: values.ablate }));
+    return 0;
   }
   if (values.list) {
     for (const l of loaded) for (const e of l.evals) process.stdout.write(`${e.name}  (${e.tiers.join(", ")} · ${e.trials} trials · ${e.checks.length} checks)  ${l.file}\n`);
