@@ -110,8 +110,14 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "allow-tools": "a claude plugin eval suite: grant these gated tools (Bash, Write, Edit, WebFetch, mcp__*; Tool(pattern) too) to every case, as claude plugin eval --allow-tools does; a case's gated allowed_tools without a grant are withheld",
       "write-scripts": "a claude plugin eval suite on --real: write each case's first run as <case>/proctor.script.json and proctor.recording.jsonl (never overwriting), for the mock and replay tiers",
       "no-sandbox": "run every trial without claude's own sandbox around Bash, for this reason (kept in each trace): mock and replay trials are sandboxed by default (needs bwrap and socat on Linux), real ones only when their spec sets sandbox",
+      ablate:
+        "also run every eval without one part of its setup — plugin:NAME (manifest or folder name), skill:NAME, agent:NAME, hook:EVENT, mcp:SERVER — and print per check the change in rate with its interval, Fisher's two-sided p and the trials per arm to see it; the arm without is written as its own report `<eval> [without …]` (overrides an eval's ablate field)",
+      detect: "with --ablate: plan the trials per arm for this change in rate (e.g. 0.2) instead of the observed one",
+      power: "with --ablate: the power of that plan (default 0.8)",
+      forecast:
+        "run nothing; print each eval's expected trials (exact, under its early stop) and dollars, the chance each check passes its gate, with rates and cost per trial from --baseline when given (else rates assumed at 90% and real trials bounded by their per-run cap)",
     },
-    examples: ["npx proctor run", "npx proctor run evals/ --mock   # a claude plugin eval suite: both arms, aggregate-result.json", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10"],
+    examples: ["npx proctor run", "npx proctor run evals/ --mock   # a claude plugin eval suite: both arms, aggregate-result.json", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10", "npx proctor run evals/ --ablate plugin:repo-hygiene --trials 20"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",
   },
   bisect: {

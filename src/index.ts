@@ -125,6 +125,11 @@ export type { ProportionComparison } from "./stats/compare.js";
 export { sequenceInterval, sequenceP, differenceSequence, verdictAgainst } from "./stats/sequence.js";
 export { stoppingCurve, sequenceRule, repeatedWilsonRule, fixedRule, fixedTrialsForPower } from "./stats/sequential-design.js";
 export type { StopRule, StoppingCurve } from "./stats/sequential-design.js";
+export { fisherPower, trialsPerArm, detectableDelta } from "./stats/power.js";
+export { ablateSpec, compareAblation, parseComponent, formatAblationCheck } from "./measure/ablation.js";
+export { forecastEval, renderForecast } from "./measure/forecast.js";
+export type { CheckForecast, EvalForecast, ForecastInput } from "./measure/forecast.js";
+export type { AblatedComponent, AblatableSpec, AblationCheck, AblationInfo, AblationOptions, ArmCounts } from "./measure/ablation.js";
 
 // evals: declared with defineEval, run by `proctor run` (or runEvals in code)
 export { defineEval, isEvalDefinition } from "./eval/define.js";

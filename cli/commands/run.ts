@@ -15,10 +15,12 @@ import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
 import { driftText } from "../../src/checks/replay.js";
+import type { AblationOptions } from "../../src/measure/ablation.js";
 
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
             [--claude VERSION,VERSION…] [--no-sandbox REASON]
+            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
@@ -128,6 +130,15 @@ async function pluginEvalSuites(paths: readonly string[]): Promise<string[] | un
   return suites;
 }
 
+/** --detect, --power and --alpha of the ablation comparison, refused when malformed. */
+function ablationOptions(values: { detect?: string | undefined; power?: string | undefined }, alpha: number | undefined): AblationOptions {
+  const detect = values.detect === undefined ? undefined : Number(values.detect);
+  if (detect !== undefined && !(Math.abs(detect) > 0 && Math.abs(detect) <= 1)) throw new InvalidInputError("INVALID_INPUT", `--detect must be a change in rate within (0, 1], like 0.2; got ${JSON.stringify(values.detect)}`);
+  const power = values.power === undefined ? undefined : Number(values.power);
+  if (power !== undefined && !(power > 0 && power < 1)) throw new InvalidInputError("INVALID_INPUT", `--power must be within (0, 1), like 0.8; got ${JSON.stringify(values.power)}`);
+  return { ...(alpha !== undefined ? { alpha } : {}), ...(power !== undefined ? { power } : {}), ...(detect !== undefined ? { detect } : {}) };
+}
+
 /** The signals that stop a run: Ctrl-C, a polite kill, a closed terminal. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -215,6 +226,10 @@ const run: Command = async (argv) => {
       "write-scripts": { type: "boolean" },
       "allow-tools": { type: "string", multiple: true },
       "no-sandbox": { type: "string" },
+      ablate: { type: "string" },
+      detect: { type: "string" },
+      power: { type: "string" },
+      forecast: { type: "boolean" },
     },
     USAGE,
   );
@@ -227,6 +242,7 @@ const run: Command = async (argv) => {
   const budgetUsd = positive(values["budget-usd"], "--budget-usd", false);
   const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
   if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new InvalidInputError("INVALID_INPUT", `--alpha must be within (0, 1), like 0.05; got ${JSON.stringify(values.alpha)}`);
+  const ablation = ablationOptions(values, alpha);
   if (values["update-baseline"] && !values.baseline) throw new InvalidInputError("INVALID_INPUT", "--update-baseline needs --baseline FILE");
   if (values.shard && values.baseline) throw new InvalidInputError("INVALID_INPUT", "--baseline with --shard: a shard's report is partial — merge the shards (proctor merge), then `proctor baseline --check`");
   const baselineFile = values.baseline;
@@ -284,6 +300,14 @@ const run: Command = async (argv) => {
   const definitions = loaded.flatMap((l) => l.evals);
   const fileOf = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, l.file] as const)));
 
+  if ((values.detect !== undefined || values.power !== undefined) && values.ablate === undefined && !definitions.some((d) => d.ablate !== undefined)) {
+    throw new InvalidInputError("INVALID_INPUT", `--detect and --power plan an ablation; give --ablate plugin:NAME (or an eval's ablate field)\nusage: ${USAGE}`);
+  }
+  if (values.forecast) {
+    const { forecastRun } = await import("./run-forecast.js");
+    process.stdout.write(forecastRun({ definitions, tier, trials, baseline, ablate: values.ablate }));
+    return 0;
+  }
   if (values.list) {
     for (const l of loaded) for (const e of l.evals) process.stdout.write(`${e.name}  (${e.tiers.join(", ")} · ${e.trials} trials · ${e.checks.length} checks)  ${l.file}\n`);
     return 0;
@@ -291,6 +315,7 @@ const run: Command = async (argv) => {
 
   // The claude version matrix: the same evals on each listed claude, each check's rate per version.
   if (values.claude !== undefined) {
+    if (values.ablate !== undefined) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --ablate (ablate on one version with PROCTOR_CLAUDE)\nusage: ${USAGE}`);
     if (values.baseline || values.shard || values.traces) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --baseline, --shard or --traces (run one version with PROCTOR_CLAUDE for those)\nusage: ${USAGE}`);
     const { runMatrix } = await import("./run-matrix.js");
     return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit, ...(sandboxOff !== undefined ? { sandboxOff } : {}) });
@@ -314,6 +339,12 @@ const run: Command = async (argv) => {
       progress: values.quiet ? false : "auto",
       ...(values.traces ? { traces: { dir: values.traces, keep: values["all-traces"] ? "all" : "failing" } } : {}),
       signal: controller.signal,
+      ...(values.ablate !== undefined ? { ablate: values.ablate } : {}),
+      ablation,
+      baseDir: (d) => {
+        const file = fileOf.get(d);
+        return file ? dirname(file) : undefined;
+      },
     });
   } finally {
     interruption.release();
@@ -332,7 +363,8 @@ const run: Command = async (argv) => {
   for (const [name, notes] of drift) for (const note of notes) process.stdout.write(`${name}: ${note}\n`);
   const tracesDir = values.traces;
   if (tracesDir) process.stdout.write(renderTraceHints(outcomes, (name) => tracesDirOf(tracesDir, name)));
-  const reports = outcomes.flatMap((o) => (o.report ? [o.report] : []));
+  // An ablated eval's arm without the component is a report of its own (named `<eval> [without …]`).
+  const reports = outcomes.flatMap((o) => [...(o.report ? [o.report] : []), ...(o.without ? [o.without] : [])]);
   let diff: BaselineDiff | undefined;
   if (baselineFile && values["update-baseline"]) {
     const { createBaseline, readBaseline, writeBaseline } = await baselineModules();

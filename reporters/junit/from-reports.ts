@@ -35,6 +35,19 @@ function statsProperties(c: CheckStats, report: CheckReport, row?: ThresholdRow)
     min: row?.min,
     gatedBy: row?.min !== undefined ? (report.thresholds?.by ?? "rate") : undefined,
   };
+  const ablated = report.ablation?.checks.find((a) => a.label === c.label);
+  if (ablated) {
+    props["ablation.delta"] = round(ablated.delta);
+    props["ablation.interval.low"] = round(ablated.interval?.low);
+    props["ablation.interval.high"] = round(ablated.interval?.high);
+    props["ablation.sequence.low"] = round(ablated.sequence.low);
+    props["ablation.sequence.high"] = round(ablated.sequence.high);
+    props["ablation.pValue"] = round(ablated.pValue);
+    props["ablation.significant"] = ablated.significant;
+    props["ablation.without.passes"] = ablated.without.passes;
+    props["ablation.without.n"] = ablated.without.n;
+    props["ablation.trialsPerArm"] = ablated.trialsPerArm ?? undefined;
+  }
   for (const [k, v] of Object.entries(c.passAtK)) props[`pass@${k}`] = round(v);
   for (const [k, v] of Object.entries(c.passHatK)) props[`pass^${k}`] = round(v);
   return props;
@@ -88,6 +101,10 @@ function reportSuite(report: CheckReport, index: number, options: JunitReportOpt
       proctorVersion: report.metadata.proctorVersion,
       models: report.metadata.models.join(", ") || undefined,
       claudeVersion: report.metadata.agentVersions.join(", ") || undefined,
+      "ablation.component": report.ablation?.component,
+      "ablation.withoutReport": report.ablation?.withoutReport,
+      "ablation.alpha": report.ablation?.alpha,
+      "ablation.power": report.ablation?.power,
     },
     cases,
   };

@@ -10,6 +10,7 @@ import { createPalette, shouldColour, type Palette } from "../trace-view/colour.
 import { firstLine } from "../text/sanitize.js";
 import { requireArray, requireObject } from "../../src/errors/arguments.js";
 import { testedRangeWarning, versionsText } from "../../src/measure/claude-versions.js";
+import { formatAblationCheck } from "../../src/measure/ablation.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
@@ -75,6 +76,14 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
     lines.push(`    ${p.red(`${r.trials.errored} trial${r.trials.errored === 1 ? "" : "s"} errored`)} — ${first}${r.errors.length > 2 ? "; …" : ""}`);
   }
   if (r.stopped && o.status !== "incomplete") lines.push(`    ${p.yellow(`stopped early: ${r.stopped.message}`)}`);
+  if (r.ablation) {
+    const a = r.ablation;
+    lines.push(`    ${p.bold(`ablation: with vs without ${a.component}`)}  ${p.dim(`(${a.withoutReport}: ${o.without ? `${o.without.trials.completed} trials` : "not run"})`)}`);
+    for (const c of a.checks) {
+      const mark = c.delta === null ? p.dim("·") : c.significant ? (c.delta > 0 ? p.green("▲") : p.red("▼")) : p.dim("≈");
+      lines.push(`    ${mark} ${c.label.padEnd(width)}  ${formatAblationCheck(c, a, r.confidence)}`);
+    }
+  }
   for (const problem of o.verdict?.problems ?? []) if (!problem.includes("errored")) lines.push(`    ${problem.startsWith("incomplete:") ? p.yellow(problem) : p.red(problem)}`);
   return lines;
 }

@@ -9,6 +9,7 @@ import { InvalidInputError } from "../errors/proctor-error.js";
 import type { TrialContext } from "../measure/measure.js";
 import type { Budget, EarlyStop } from "../measure/stopping.js";
 import { uniqueLabels } from "../measure/summarise.js";
+import { parseComponent } from "../measure/ablation.js";
 import { validateThresholds } from "../measure/thresholds.js";
 import type { Thresholds } from "../measure/types.js";
 import type { Trace } from "../trace/types.js";
@@ -67,6 +68,12 @@ export interface EvalSpec {
    * @example { "script-consumed": "the agent may stop once the tests pass" }
    */
   readonly health?: HealthSwitches;
+  /**
+   * Also run the eval without this part of its setup — `plugin:NAME`, `skill:NAME`, `agent:NAME`,
+   * `hook:EVENT` or `mcp:SERVER` — and report what it is worth per check (the change in rate, its
+   * interval, Fisher's p, trials per arm to see it). `proctor run --ablate` overrides it.
+   */
+  readonly ablate?: string;
 }
 
 /** A declared eval: the spec, frozen, with its defaults filled in. */
@@ -79,7 +86,7 @@ export interface EvalDefinition extends EvalSpec {
 }
 
 const BRAND = Symbol.for("proctor.eval");
-const FIELDS = new Set(["name", "description", "mock", "replay", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget", "health"]);
+const FIELDS = new Set(["name", "description", "mock", "replay", "real", "run", "checks", "trials", "thresholds", "concurrency", "k", "confidence", "seed", "earlyStop", "budget", "health", "ablate"]);
 
 /** True for a value made by `defineEval` (from any copy of proctor). */
 export function isEvalDefinition(value: unknown): value is EvalDefinition {
@@ -125,6 +132,14 @@ export function defineEval(spec: EvalSpec): EvalDefinition {
     if (typeof c?.eval !== "function" || typeof c.toJSON !== "function") bad(name, `checks[${i}]`, "is not a check (build it with tool(), notTool(), … or defineCheck)", c);
   });
   validateHealthSwitches(spec.health, `defineEval(${JSON.stringify(name)}): health`);
+  if (spec.ablate !== undefined) {
+    if (spec.run !== undefined) bad(name, "ablate", "needs a mock, replay or real tier: run() has no spec to remove a part from");
+    try {
+      parseComponent(spec.ablate);
+    } catch (error) {
+      bad(name, "ablate", (error as Error).message.replace(/^ablate: /, ""));
+    }
+  }
   const trials = spec.trials ?? 10;
   if (!Number.isInteger(trials) || trials < 1) bad(name, "trials", "must be a positive integer", spec.trials);
   const thresholds = spec.thresholds ?? { min: 1 };

@@ -12,6 +12,7 @@ import { evaluateThresholds, type ThresholdVerdict } from "../measure/thresholds
 import type { CheckReport } from "../measure/types.js";
 import { ConfigError, InvalidInputError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
+import { ablateSpec, compareAblation, componentText, parseComponent, withoutName, type AblatableSpec, type AblationOptions } from "../measure/ablation.js";
 import { isEvalDefinition, type EvalDefinition, type MockSpec, type PerTrial, type RealSpec, type ReplayTierSpec } from "./define.js";
 
 /** One way to turn a spec into a Trace (the mock-model harness, the real API). */
@@ -49,6 +50,15 @@ export interface RunEvalsOptions extends Pick<MeasureOptions, "shard" | "progres
   readonly traces?: { readonly dir: string; readonly keep?: "failing" | "all" };
   /** Called before each eval starts. */
   readonly onEvalStart?: (definition: EvalDefinition, tier: Tier) => void;
+  /**
+   * Also run every eval without this component (`plugin:NAME`, `skill:NAME`, `agent:NAME`,
+   * `hook:EVENT`, `mcp:SERVER`) and record the difference; overrides each eval's own `ablate`.
+   */
+  readonly ablate?: string | undefined;
+  /** Alpha, power and planned delta of the ablation comparison. */
+  readonly ablation?: AblationOptions;
+  /** The directory an eval's relative paths resolve against (its file's), for reading plugin manifests. */
+  readonly baseDir?: (definition: EvalDefinition) => string | undefined;
 }
 
 /** What happened to one eval. */
@@ -61,6 +71,8 @@ export interface EvalOutcome {
   /** measure's gate over the report (absent for partial shard reports and evals that did not run). */
   readonly verdict?: ThresholdVerdict;
   readonly note?: string;
+  /** The arm without the ablated component (its report is named `<eval> [without <component>]`; `report.ablation` holds the comparison). */
+  readonly without?: CheckReport;
 }
 
 /** Which tier an eval runs on under `choice`, or why it does not run. */
@@ -103,12 +115,20 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     }
     const spec = definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>;
     try {
-      runner.validate?.(resolveSpec(spec, previewContext(definition)), definition);
+      const preview = resolveSpec(spec, previewContext(definition));
+      runner.validate?.(preview, definition);
+      const component = ablationOf(definition, options);
+      if (component) ablateSpec(asAblatable(preview, definition, options), parseComponent(component));
     } catch (error) {
       throw new InvalidInputError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)}: ${(error as Error).message}`, { cause: error });
     }
   }
 
+  if (options.ablate !== undefined) parseComponent(options.ablate);
+  if (plan.some((p) => p.tier === "run" && ablationOf(p.definition, options))) {
+    const named = plan.find((p) => p.tier === "run" && ablationOf(p.definition, options));
+    throw new InvalidInputError("INVALID_INPUT", `eval ${JSON.stringify(named?.definition.name)} produces its trials with run(): there is no spec to remove ${ablationOf(named?.definition as EvalDefinition, options)} from — ablation needs a mock, replay or real tier`);
+  }
   const outcomes: EvalOutcome[] = [];
   let spent = 0;
   let budgetReached = false;
@@ -131,13 +151,13 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
         : runner && ((_trial: number, context: TrialContext) => runner.run(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>, context), context, definition));
     // Checked before the first trial; this only tells the compiler.
     if (!run) throw new ProctorError("INVALID_INPUT", `eval ${JSON.stringify(definition.name)} needs the ${tier} tier, which is not available in this run`);
-    const budget = remaining === undefined ? definition.budget : { ...definition.budget, maxUsd: Math.min(remaining, definition.budget?.maxUsd ?? Infinity) };
-    const report = await measure({
-      name: definition.name,
-      run,
+    const component = ablationOf(definition, options);
+    // Two arms share the run's remaining budget half and half.
+    const share = remaining === undefined ? undefined : component ? remaining / 2 : remaining;
+    const budget = share === undefined ? definition.budget : { ...definition.budget, maxUsd: Math.min(share, definition.budget?.maxUsd ?? Infinity) };
+    const common = {
       checks: definition.checks,
       trials: options.trials ?? definition.trials,
-      concurrency: options.concurrency ?? definition.concurrency ?? 1,
       thresholds: definition.thresholds,
       seed: definition.seed,
       ...(definition.k ? { k: definition.k } : {}),
@@ -146,20 +166,69 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       ...(budget ? { budget } : {}),
       ...(definition.health ? { health: definition.health } : {}),
       ...(shard ? { shard } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const concurrency = options.concurrency ?? definition.concurrency ?? 1;
+    const limit = component ? (await import("p-limit")).default(concurrency) : undefined;
+    const withoutArm =
+      component && runner && tier !== "run"
+        ? measure({
+            // Not gated (it is expected to do worse) and so not stopped early: it runs its trials.
+            ...withoutGate(common),
+            name: withoutName(definition.name, component),
+            // Same seed, same trial indices: a stochastic script makes the same draws in both arms.
+            run: (_trial: number, context: TrialContext) =>
+              runner.run(
+                ablateSpec(asAblatable(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>, context), definition, options), parseComponent(component)) as MockSpec & RealSpec & ReplayTierSpec,
+                context,
+                definition,
+              ),
+            concurrency,
+            ...(limit ? { limit } : {}),
+            progress: false,
+          })
+        : undefined;
+    // A without arm that is never awaited must not reject unhandled if the with arm throws first.
+    withoutArm?.catch(() => undefined);
+    const withReport = await measure({
+      ...common,
+      ...(limit ? { limit } : {}),
+      name: definition.name,
+      run,
+      concurrency,
       progress: options.progress ?? "auto",
       ...(options.traces ? { traces: { ...options.traces, dir: tracesDirOf(options.traces.dir, definition.name) } } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
     });
-    spent += report.usage.costUsd;
-    if (remaining !== undefined && report.stopped?.limit === "maxUsd") budgetReached = true;
+    const without = await withoutArm;
+    const report = without && component ? { ...withReport, ablation: compareAblation(withReport, without, component, options.ablation) } : withReport;
+    spent += report.usage.costUsd + (without?.usage.costUsd ?? 0);
+    if (remaining !== undefined && (report.stopped?.limit === "maxUsd" || without?.stopped?.limit === "maxUsd")) budgetReached = true;
     if (shard) {
-      outcomes.push({ definition, tier, report, status: "partial", note: `shard ${shard.index}/${shard.count}: a partial report — merge the shards (proctor merge), then gate` });
+      outcomes.push({ definition, tier, report, ...(without ? { without } : {}), status: "partial", note: `shard ${shard.index}/${shard.count}: a partial report — merge the shards (proctor merge), then gate` });
       continue;
     }
     const verdict = evaluateThresholds(report);
-    outcomes.push({ definition, tier, report, verdict, status: verdict.status });
+    outcomes.push({ definition, tier, report, verdict, status: verdict.status, ...(without ? { without } : {}) });
   }
   return outcomes;
+}
+
+function withoutGate<O extends { thresholds?: unknown; earlyStop?: unknown }>(options: O): Omit<O, "thresholds" | "earlyStop"> {
+  const { thresholds: _t, earlyStop: _e, ...rest } = options;
+  return rest;
+}
+
+/** The component this eval is ablated by in this run: the run's `ablate`, else the eval's own. */
+function ablationOf(definition: EvalDefinition, options: RunEvalsOptions): string | undefined {
+  const text = options.ablate ?? definition.ablate;
+  return text === undefined ? undefined : componentText(parseComponent(text));
+}
+
+/** A resolved tier spec as ablation sees it: a replay given as a bare path has nothing to remove. */
+function asAblatable(spec: unknown, definition: EvalDefinition, options: RunEvalsOptions): AblatableSpec {
+  const base: AblatableSpec = typeof spec === "string" ? ({ recording: spec } as AblatableSpec) : (spec as AblatableSpec);
+  const cwd = base.cwd ?? options.baseDir?.(definition);
+  return cwd === undefined ? base : { ...base, cwd };
 }
 
 /** Where one eval's kept Traces go: its name as a folder name. */

@@ -4,6 +4,7 @@
  */
 import type { CheckJSON } from "../checks/check.js";
 import type { Interval } from "../stats/proportion.js";
+import type { AblationInfo } from "./ablation.js";
 
 /** The report format version; bumped on any incompatible change. */
 export const REPORT_VERSION = 1;
@@ -187,6 +188,8 @@ export interface CheckReport {
   readonly shard?: ShardSpec;
   /** The shards a merged report was made from (`"1/4"`, …). */
   readonly mergedFrom?: readonly string[];
+  /** On the report of an ablated eval's arm WITH the component: each check's change against the arm without it. */
+  readonly ablation?: AblationInfo;
   readonly metadata: ReportMetadata;
   readonly timing: Timing;
 }

@@ -1,0 +1,45 @@
+/**
+ * `proctor run --forecast`: before spending anything, each eval's expected trials (under its early
+ * stop, computed exactly) and dollars — rates and cost per trial from `--baseline` when given.
+ * Runs nothing.
+ */
+import type { EvalDefinition } from "../../src/eval/define.js";
+import { chooseTier, type TierChoice } from "../../src/eval/run-evals.js";
+import { forecastEval, renderForecast } from "../../src/measure/forecast.js";
+import { resolveEarlyStop } from "../../src/measure/stopping.js";
+import { uniqueLabels } from "../../src/measure/summarise.js";
+import type { Baseline } from "../../reporters/baseline/format.js";
+
+export interface ForecastRunOptions {
+  readonly definitions: readonly EvalDefinition[];
+  readonly tier: TierChoice;
+  readonly trials: number | undefined;
+  readonly baseline: Baseline | undefined;
+  readonly ablate: string | undefined;
+}
+
+/** The forecast text for these evals. */
+export function forecastRun(options: ForecastRunOptions): string {
+  const forecasts = options.definitions.flatMap((d) => {
+    const tier = chooseTier(d, options.tier);
+    if (typeof tier !== "string") return [];
+    const labels = uniqueLabels(d.checks.map((c) => c.label ?? c.kind));
+    const early = resolveEarlyStop(d.earlyStop, d.thresholds, d.confidence ?? 0.95);
+    const real = typeof d.real === "object" ? d.real : undefined;
+    const previous = options.baseline?.evals[d.name];
+    return [
+      forecastEval({
+        name: d.name,
+        trials: options.trials ?? d.trials,
+        checks: d.checks.map((c, i) => ({ label: labels[i] as string, kind: c.kind })),
+        thresholds: d.thresholds,
+        ...(early ? { earlyStop: early } : {}),
+        ...(previous ? { previous } : {}),
+        tier,
+        ...(real?.maxBudgetUsd !== undefined ? { capUsd: real.maxBudgetUsd } : {}),
+        arms: (options.ablate ?? d.ablate) !== undefined ? 2 : 1,
+      }),
+    ];
+  });
+  return `${renderForecast(forecasts)}(rates without a baseline are assumed at 90%; pass --baseline FILE for measured rates and costs)\n`;
+}

@@ -1,0 +1,54 @@
+/**
+ * `proctor run --ablate`: the eval with and without a plugin on the real claude binary (mock model):
+ * the summary, the JSON reports (both arms, the comparison on the first) and the JUnit properties.
+ * 3 of 3 denied with the guard plugin vs 0 of 3 without is Fisher's two-sided p = 0.10: not significant.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { validateCheckReport, type CheckReport } from "../../src/index.js";
+import { parseJunit } from "../reporters/helpers.js";
+import { proctor } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "proctor-ablate-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const evalFile = new URL("./fixtures/ablate.eval.mjs", import.meta.url).pathname;
+const noColour = { ...(process.env as Record<string, string>), NO_COLOR: "1" };
+
+describe("proctor run --ablate (real claude binary, mock model)", () => {
+  it("runs both arms and reports the delta, its interval, Fisher's p and the trials per arm to see it", { timeout: 120_000 }, async () => {
+    const json = join(dir, "reports.json");
+    const junit = join(dir, "run.xml");
+    const r = await proctor(["run", evalFile, "--ablate", "plugin:repo-hygiene", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("ablation: with vs without plugin:repo-hygiene");
+    expect(r.stdout).toMatch(/≈ denied\(Bash, .*?\)\s+\+100 pts \(3\/3 with vs 0\/3 without, 95% CI \+21…\+100, anytime-valid −\d+…\+100, Fisher p = 0\.100, not significant at 0\.05; ~4 trials per arm to see it at 80% power\)/);
+
+    const reports = (JSON.parse(readFileSync(json, "utf8")) as unknown[]).map((x, i) => validateCheckReport(x, `reports[${i}]`)) as CheckReport[];
+    expect(reports.map((x) => x.name)).toEqual(["guard denies rm -rf", "guard denies rm -rf [without plugin:repo-hygiene]"]);
+    const [withArm, withoutArm] = reports as [CheckReport, CheckReport];
+    expect(withoutArm.thresholds).toBeUndefined(); // the arm without is measured, not gated
+    const check = withArm.ablation!.checks[0]!;
+    expect(check).toMatchObject({ with: { passes: 3, n: 3 }, without: { passes: 0, n: 3 }, delta: 1, significant: false });
+    expect(check.pValue).toBeCloseTo(0.1, 12);
+    expect(check.sequence.low).toBeLessThan(0); // three trials a side show nothing anytime-valid either
+
+    const { suites } = parseJunit(readFileSync(junit, "utf8"));
+    const text = JSON.stringify(suites[0]);
+    expect(text).toContain("ablation.component");
+    expect(text).toContain("ablation.pValue");
+  });
+
+  it("refuses a component the eval does not have, naming the ones it has", async () => {
+    const r = await proctor(["run", evalFile, "--ablate", "plugin:nope", "--quiet"], { env: noColour });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('the run has no plugin "nope" to remove');
+    expect(r.stderr).toContain('"plugin"');
+    const bad = await proctor(["run", evalFile, "--ablate", "widget:x"], { env: noColour });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/is not a component to ablate; write plugin:NAME/);
+    const detect = await proctor(["run", evalFile, "--detect", "0.2"], { env: noColour });
+    expect(detect.stderr).toMatch(/--detect and --power plan an ablation/);
+  });
+});

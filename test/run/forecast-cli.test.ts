@@ -1,0 +1,17 @@
+/** `proctor run --forecast`: prints the outlook and runs nothing. */
+import { describe, expect, it } from "vitest";
+import { proctor } from "../helpers/cli.js";
+
+const recorded = new URL("./fixtures/recorded.eval.mjs", import.meta.url).pathname;
+
+describe("proctor run --forecast", () => {
+  it("prints each eval's expected trials and the chance each check passes, runs no trial, exits 0", async () => {
+    const r = await proctor(["run", recorded, "--forecast", "--trials", "20"], { env: { ...(process.env as Record<string, string>), NO_COLOR: "1" } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("lockfile guard: ~20 of 20 trials · no model cost known");
+    expect(r.stdout).toMatch(/notTool\(Bash\): rate 90% \(assumed\) vs minimum 40% → ~20 trials, passes its gate with chance 100%/);
+    expect(r.stdout).toMatch(/strict: ~20 of 20 trials/);
+    expect(r.stdout).toContain("forecast: 2 evals");
+    expect(r.stdout).not.toContain("passed ·"); // no summary: nothing ran
+  });
+});
