@@ -164,6 +164,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "ignore-result-text": "compare tool results by status only, not text",
       ignore: "divergence kinds that do not fail: result,status,hook,call,subagent,turn,outcome",
       "stop-at-first": "stop replaying at the first tool result that differs",
+      "allow-outside": "let recorded calls name this absolute path outside the replay's work dir (repeatable); any other path outside it is refused as a `refused` divergence",
       "no-sandbox": "replay without claude's own sandbox around Bash (on by default; needs bwrap and socat on Linux), for this reason",
       json: "write the replay's Trace (with its divergences) here",
       html: "write the timeline as an HTML page here",
