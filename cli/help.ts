@@ -162,7 +162,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "allowed-tools": "tools pre-approved with --allowedTools, comma-separated",
       prompt: "the prompt to start with (default: the recording's, else a fixed one)",
       "ignore-result-text": "compare tool results by status only, not text",
-      ignore: "divergence kinds that do not fail: result,status,hook,call,subagent,turn,outcome",
+      ignore: "divergence kinds that do not fail: result,status,hook,call,subagent,turn,outcome,refused",
       "stop-at-first": "stop replaying at the first tool result that differs",
       "allow-outside": "let recorded calls name this absolute path outside the replay's work dir (repeatable); any other path outside it is refused as a `refused` divergence",
       "no-sandbox": "replay without claude's own sandbox around Bash (on by default; needs bwrap and socat on Linux), for this reason",
