@@ -199,7 +199,7 @@ describe("subagent: a failing nested check says which check failed on which call
     ]);
     vexpect(r.message).toMatchInlineSnapshot(`
       "subagent Explore ran 2 time(s); 2 nested check result(s) failed (#N inside a nested message counts the subagent's own calls):
-          run 2 (two), dispatched by #2 Agent (id a2): ✗ notTool(Bash) on its call #1 (the run's #4, id b2) — expected no call to Bash; found 1:
+          run 2 (two), dispatched by #2 Agent (id a2), at its call #1 (the run's #4, id b2): ✗ notTool(Bash) — expected no call to Bash; found 1:
                 #1 Bash [Explore] {"command":"rm -rf x"} → success
           run 2 (two), dispatched by #2 Agent (id a2): ✗ tool(Read) — expected a call to Read; the agent made Grep, Bash (2 calls)"
     `);
