@@ -4,6 +4,7 @@ import { subagentView } from "../trace/scope.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { InvalidCheckError, requireName } from "./validate.js";
 import { ambiguousNames, answersTo } from "./names.js";
+import { at } from "../util/narrow.js";
 
 /**
  * The named subagent ran (a bare name also matches a plugin's `plugin:name`) and EVERY run of it passed every nested check (a safety check inside
@@ -39,15 +40,16 @@ export function subagent(name: string, checks: readonly Check<Trace>[]): Check<T
         // The view numbers the subagent's calls from 0: keep the way back to the run's numbering.
         const own = ownCallIndices(trace, run.id);
         const dispatch = trace.toolCalls.findIndex((c) => c.id === run.id);
-        const where = `run ${r + 1} (${run.description ?? run.prompt.slice(0, 40)}), dispatched by #${dispatch} ${trace.toolCalls[dispatch]?.name ?? "Agent"} (id ${run.id})`;
+        const by = dispatch === -1 ? `dispatched by id ${run.id}` : `dispatched by #${dispatch} ${at(trace.toolCalls, dispatch).name} (id ${run.id})`;
+        const where = `run ${r + 1} (${run.description ?? run.prompt.slice(0, 40)}), ${by}`;
         // A fresh view per nested check: one that mutates its trace cannot change what the next sees.
         const results = checks.map((c) => c.eval(subagentView(trace, run)));
         passed += results.filter((x) => x.pass).length;
         for (const x of results.filter((x) => !x.pass)) {
           const global = x.callIndex === undefined ? undefined : own[x.callIndex];
-          const on = global === undefined ? "" : ` on its call #${x.callIndex} (the run's #${global}, id ${trace.toolCalls[global]?.id})`;
-          failures.push(`    ${where}: ✗ ${x.label}${on} — ${x.message.replace(/\n/g, "\n      ")}`);
-          failed.push({ run: r + 1, subagentId: run.id, check: x.label, ...(global === undefined ? {} : { callIndex: global, callId: trace.toolCalls[global]?.id }) });
+          const on = global === undefined ? "" : `, at its call #${x.callIndex} (the run's #${global}, id ${at(trace.toolCalls, global).id})`;
+          failures.push(`    ${where}${on}: ✗ ${x.label} — ${x.message.replace(/\n/g, "\n      ")}`);
+          failed.push({ run: r + 1, subagentId: run.id, check: x.label, ...(global === undefined ? {} : { callIndex: global, callId: at(trace.toolCalls, global).id }) });
         }
       });
       const total = runs.length * checks.length;
@@ -71,7 +73,7 @@ interface NestedFailure {
   readonly subagentId: string;
   readonly check: string;
   readonly callIndex?: number;
-  readonly callId?: string | undefined;
+  readonly callId?: string;
 }
 
 /** Indices into `trace.toolCalls` of the calls one subagent made, in order: its view's call #i is the run's `[i]`. */

@@ -4,7 +4,7 @@
  * tool kept from the model (notOffered). Each on hand-built traces, each failing closed.
  */
 import { describe, expect as vexpect, it } from "vitest";
-import { checkFromJSON, fileContains, hookSaid, notOffered, notTool, subagent, tool, toolResult, toolStatuses, type HookEvent, type Trace } from "../../src/index.js";
+import { checkFromJSON, fileContains, hookFired, hookSaid, notOffered, notTool, readTranscript, subagent, tool, toolResult, toolStatuses, type HookEvent, type Trace } from "../../src/index.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const incomplete = { complete: false, errors: [{ kind: "killed", message: "the run was killed" }] } as const;
@@ -199,9 +199,19 @@ describe("subagent: a failing nested check says which check failed on which call
     ]);
     vexpect(r.message).toMatchInlineSnapshot(`
       "subagent Explore ran 2 time(s); 2 nested check result(s) failed (#N inside a nested message counts the subagent's own calls):
-          run 2 (two), dispatched by #2 Agent (id a2): ✗ notTool(Bash) on its call #1 (the run's #4, id b2) — expected no call to Bash; found 1:
+          run 2 (two), dispatched by #2 Agent (id a2), at its call #1 (the run's #4, id b2): ✗ notTool(Bash) — expected no call to Bash; found 1:
                 #1 Bash [Explore] {"command":"rm -rf x"} → success
           run 2 (two), dispatched by #2 Agent (id a2): ✗ tool(Read) — expected a call to Read; the agent made Grep, Bash (2 calls)"
     `);
+  });
+});
+
+describe("hookSaid on recorded claude streams", () => {
+  it("reads an exit-2 guard's reason from a 2.1.197 recording, and a silent hook of a 2.1.332 one as saying nothing", () => {
+    const old = readTranscript("test/fixtures/transcripts/explore-subagent-lockfile-hook.jsonl");
+    vexpect(hookSaid("PreToolUse:Write", "lockfiles are generated", { in: "reason" }).eval(old)).toMatchObject({ pass: true, message: vexpect.stringMatching(/said "lockfiles are generated" in its reason/) });
+    const newer = readTranscript("test/fixtures/claude-versions/mon332.jsonl");
+    vexpect(hookFired("PreToolUse:Monitor").eval(newer).pass).toBe(true);
+    vexpect(hookSaid("PreToolUse:Monitor", /./).eval(newer).message).toMatch(/none of its 1 run\(s\) did:\n {4}hook 1 \(PreToolUse:Monitor, exit 0\): said nothing$/);
   });
 });

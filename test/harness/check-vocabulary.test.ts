@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
 import { evaluateChecks, fileContains, hookSaid, notOffered, toolResult, toolStatuses, withinAllowedTools, type Check, type Trace } from "../../src/index.js";
@@ -64,5 +65,26 @@ describe("the check vocabulary on a real claude run", () => {
       await cleanup();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("withinAllowedTools on a plugin's skill the model invoked (a bare name answers to plugin:name)", async () => {
+    const plugin = fileURLToPath(new URL("../../examples/plugin", import.meta.url));
+    const { trace, cleanup } = await runHarness({
+      prompt: "check the project",
+      plugins: [plugin],
+      files: { "scripts/check.mjs": "console.log('ok')\n" },
+      script: {
+        turns: [
+          { tools: [{ name: "Skill", input: { skill: "repo-hygiene:run-checks" } }] },
+          { tools: [{ name: "Bash", input: { command: "node scripts/check.mjs" } }] },
+          { tools: [{ name: "Bash", input: { command: "ls" } }] },
+          { text: "Summary: done." },
+        ],
+      },
+    });
+    await cleanup();
+    const [r] = await evaluateChecks(trace, [withinAllowedTools(path.join(plugin, "skills/run-checks"))]);
+    vexpect(r?.pass).toBe(false);
+    vexpect(r?.message).toMatch(/while skill run-checks was active \(invoked by 1 Skill call\(s\)\), 1 of 2 call\(s\) went outside .*\n {4}#2 Bash \{"command":"ls"\}/);
   });
 });
