@@ -85,3 +85,11 @@ describe("the gate in the matchers: an unhealthy run is neither a pass nor a neg
     await vexpect(checkEach({ test: async () => undefined }, sick, [notTool("Bash")])).rejects.toMatchObject({ code: "RUN_UNHEALTHY" });
   });
 });
+
+describe("optional: true on a script turn", () => {
+  it("is accepted as a boolean and refused otherwise, naming the field", async () => {
+    const { validateScript } = await import("../../mock-model/index.js");
+    vexpect(() => validateScript({ turns: [{ text: "Done." }, { text: "More?", optional: true }] })).not.toThrow();
+    vexpect(() => validateScript({ turns: [{ text: "More?", optional: "yes" }] })).toThrow(/turns\[0\]\.optional/);
+  });
+});
