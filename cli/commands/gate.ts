@@ -13,7 +13,9 @@ import { parseJsonWithinDepth } from "../../src/io/json-depth.js";
 import { isPlainObject } from "../../src/match/arg-match.js";
 import { claudeCodeDialect, codexDialect, shellCommandOf } from "../../src/effects/dialect.js";
 import { PURITY_LEVELS, type PurityLevel } from "../../src/effects/effects.js";
-import { decideGate, gateNeedsShell, type GateOptions } from "../../src/policy/gate.js";
+import { decideGate, gateNeedsShell, passedAsReadOnly, type GateOptions } from "../../src/policy/gate.js";
+import { CONFINE_MODES, confineAnswer, type ConfineMode } from "../../src/policy/confine-gate.js";
+import { confinePreflight } from "../../src/policy/confine-preflight.js";
 import { readPolicyFile } from "../../src/policy/policy-file.js";
 import type { RuleOfTwoProfile } from "../../src/policy/rule-of-two.js";
 import { APPROVAL_RUNGS, type ApprovalRung } from "../../src/policy/rungs.js";
@@ -26,7 +28,7 @@ import type { BashVerdict } from "../../src/effects/bash/verdict.js";
 import { ownEntry } from "../../src/util/narrow.js";
 
 const USAGE =
-  "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--deadline-ms N]  (PreToolUse JSON on stdin)";
+  "proctor gate [--purity pure|bounded|unrestricted] [--policy FILE] [--rule-of-two untrusted,sensitive,external] [--rung manual|write|assisted|auto|bypass] [--dialect claude-code|codex] [--approve] [--confine on|off] [--deadline-ms N]  (PreToolUse JSON on stdin)";
 
 /**
  * How long the gate may take to decide, from start to answer: past the stdin read's own limit,
@@ -122,6 +124,7 @@ const gate: Command = async (argv) => {
       rung: { type: "string" },
       dialect: { type: "string" },
       approve: { type: "boolean" },
+      confine: { type: "string" },
       "deadline-ms": { type: "string" },
     },
     USAGE,
@@ -152,12 +155,13 @@ const gate: Command = async (argv) => {
   }
 };
 
-type GateValues = { purity?: string; policy?: string; "rule-of-two"?: string; rung?: string; dialect?: string; approve?: boolean };
+type GateValues = { purity?: string; policy?: string; "rule-of-two"?: string; rung?: string; dialect?: string; approve?: boolean; confine?: string };
 
 async function decide(values: GateValues, positionals: string[], started: number, deadlineMs: number, late: string): Promise<number> {
   if (positionals.length > 0) bad(`unexpected argument ${JSON.stringify(positionals[0])}`);
   if (values.purity !== undefined && !PURITY_LEVELS.includes(values.purity as PurityLevel)) bad(`--purity must be one of ${PURITY_LEVELS.join(", ")}; got ${JSON.stringify(values.purity)}`);
   if (values.rung !== undefined && !APPROVAL_RUNGS.includes(values.rung as ApprovalRung)) bad(`--rung must be one of ${APPROVAL_RUNGS.join(", ")}; got ${JSON.stringify(values.rung)}`);
+  if (values.confine !== undefined && !CONFINE_MODES.includes(values.confine as ConfineMode)) bad(`--confine must be on or off; got ${JSON.stringify(values.confine)}`);
   if (values.dialect !== undefined && values.dialect !== "claude-code" && values.dialect !== "codex") bad(`--dialect must be claude-code or codex; got ${JSON.stringify(values.dialect)}`);
   const policy = values.policy !== undefined ? await readPolicyFile(values.policy) : undefined;
   const options: GateOptions = {
@@ -200,8 +204,18 @@ async function decide(values: GateValues, positionals: string[], started: number
     return 0;
   }
   const decision = answer.decision === "none" ? (values.approve ? "allow" : undefined) : answer.decision;
-  if (decision === undefined) return 0;
   const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
+  if ((decision === "allow" || decision === undefined) && passedAsReadOnly(payload.toolName, payload.toolInput, options, answer, judge)) {
+    // It passed on the classifier's word alone: confine it, deny it, or (opted out) say it is weaker.
+    const cwd = payload.cwd ?? process.cwd();
+    const mode = (values.confine ?? "on") as ConfineMode;
+    const confined = confineAnswer({ toolName: payload.toolName, toolInput: payload.toolInput, decision: decision ?? "none", reason, mode, cwd, preflight: () => confinePreflight(cwd) });
+    // A confined allow must arrive: lost, Claude Code would run the command unconfined. A note may be lost.
+    const label = confined.decision === undefined ? "allow" : mode === "on" && confined.decision === "allow" ? "allow (confined)" : confined.decision;
+    writeAnswer(`${JSON.stringify(confined.output)}\n`, label, confined.reason);
+    return 0;
+  }
+  if (decision === undefined) return 0;
   writeAnswer(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })}\n`, decision, reason);
   return 0;
 }

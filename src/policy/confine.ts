@@ -137,4 +137,4 @@ export const CONFINE_HOWTO =
   "install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap; Fedora: dnf install bubblewrap) and allow " +
   "unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ " +
   "kernel.apparmor_restrict_unprivileged_userns=0); inside a container run with --privileged or a seccomp " +
-  "profile that permits clone(CLONE_NEWUSER); or opt into classifier-only mode (weaker: no confinement)";
+  "profile that permits clone(CLONE_NEWUSER); or run proctor gate with --confine off (classifier only, weaker: no confinement)";

@@ -111,6 +111,21 @@ export function decideGate(toolName: string, toolInput: Record<string, unknown>,
 }
 
 /**
+ * Did this call pass (allow, or nothing objected) only because the shell classifier called its
+ * command read-only? Decided by deciding again with that verdict doubted (read as side-effecting):
+ * when the doubted answer is ask or deny, the classifier's word let the call through — the calls
+ * `proctor gate` runs confined, so a wrong reading becomes a failed command, not a write.
+ */
+export function passedAsReadOnly(toolName: string, toolInput: Record<string, unknown>, options: GateOptions, answer: GateAnswer, judgeShell?: (command: string) => BashVerdict): boolean {
+  if (answer.decision === "deny" || answer.decision === "ask" || !judgeShell) return false;
+  if (!options.dialect.shellTools.includes(baseToolOf(toolName))) return false;
+  const command = shellCommandOf(toolInput);
+  if (command === undefined || judgeShell(command).effect !== "read-only") return false;
+  const doubted = decideGate(toolName, toolInput, options, () => ({ effect: "side-effecting", reason: "doubted: what if the classifier is wrong" }));
+  return doubted.decision === "deny" || doubted.decision === "ask";
+}
+
+/**
  * A rung grants what it does not gate (`allow`: that is what a rung means — pre-approval). A gated
  * call goes to the user (`ask`) at `manual`/`write`; at `assisted` and `auto` only the shell is
  * gated, and proctor's rater is the shell classifier: a read-only command is cleared, anything else

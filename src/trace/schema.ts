@@ -67,6 +67,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       turn: { type: "integer", minimum: 1 },
       background: obj(["status"], { status: str, summary: str }),
       effects: { type: "array" },
+      ran: obj(["command", "by"], { command: str, by: { const: "hook" }, refused: str }),
     }),
   },
   subagents: {

@@ -68,6 +68,13 @@ export interface ToolCall {
    * notification: `completed`, `failed`, `killed`, … or `running` when the run ended first.
    */
   readonly background?: { readonly status: string; readonly summary?: string };
+  /**
+   * The command that actually ran, when a PreToolUse hook rewrote it (`updatedInput`, e.g.
+   * `proctor gate` running it confined); `input` keeps the model's. `refused`: what the
+   * confinement refused, as the result shows it ("Read-only file system") — an observed fact
+   * against whatever let the call through as read-only.
+   */
+  readonly ran?: { readonly command: string; readonly by: "hook"; readonly refused?: string };
 }
 
 /** One subagent dispatch (an `Agent`, or older `Task`, call). */

@@ -38,7 +38,7 @@ const EXPENSIVE = ["crypto", "v8", "stream", "net", "tty", "internal/fs/promises
 describe("what a proctor gate process loads of Node", () => {
   it("a call judged without the shell parser loads no crypto, v8, streams, net or tty", () => {
     const { modules, stdout } = builtinsLoaded("ls -la");
-    expect(stdout).toBe("");
+    expect(stdout).toContain('"permissionDecision":"allow"'); // read-only: let through, confined
     expect(modules).toContain("vm"); // the listing works: the bin compiles its bundle with vm.Script
     expect(modules.filter((m) => EXPENSIVE.includes(m))).toEqual([]);
   });
@@ -51,7 +51,7 @@ describe("what a proctor gate process loads of Node", () => {
 
   it("a call that needs the parser sets its V8 flags then, through node:v8", () => {
     const { modules, stdout } = builtinsLoaded("ls | head -$((1 + 2))");
-    expect(stdout).toBe("");
+    expect(stdout).toContain('"permissionDecision":"allow"'); // read-only: let through, confined
     expect(modules).toContain("v8");
   });
 });

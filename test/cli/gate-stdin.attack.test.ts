@@ -280,7 +280,12 @@ describe("proctor gate when stdout cannot take the answer", () => {
   });
 
   it("an allow to a closed stdout is only silence (no grant): exit 0", async () => {
-    expect(await sh(`${gateLine()} < ${quoted(fileOf(ALLOWED))} >&-`)).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
+    const read = event("Read", { file_path: "/a" });
+    expect(await sh(`${gateLine()} < ${quoted(fileOf(read))} >&-`)).toEqual({ code: 0, signal: null, stdout: "", stderr: "" });
+  });
+
+  it("a confined allow to a closed stdout blocks (exit 2): silence would run the command unconfined", async () => {
+    expectBlocked(await sh(`${gateLine()} < ${quoted(fileOf(ALLOWED))} >&-`), /^proctor gate: error \[RUN_FAILED\] the answer \(allow \(confined\): .*stdout is closed or \/dev\/null/);
   });
 
   /**

@@ -25,9 +25,10 @@ describe("proctor gate", () => {
     expect(r.reason).toMatch(/^proctor gate: \[purity bounded\] Bash command is side-effecting \(`rm` is not a command proctor knows to be read-only\)/);
   });
 
-  it("says nothing for a read-only command, so Claude Code's own permissions apply", async () => {
+  it("lets a read-only command through confined: allowed, its command rewritten to run in bubblewrap", async () => {
     const r = await gateHook("--purity bounded", "Bash", { command: "git log --oneline -3 | head -1" });
-    expect(r).toMatchObject({ exitCode: 0, stdout: "", blocked: false });
+    expect(r).toMatchObject({ exitCode: 0, blocked: false, decision: "allow" });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command).toContain("-- /bin/bash -c 'git log --oneline -3 | head -1'");
   });
 
   it("answers allow when every check passes with --approve", async () => {

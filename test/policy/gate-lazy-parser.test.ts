@@ -8,7 +8,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { explainBash } from "../../src/effects/bash/classify.js";
 import { shellParserLoaded } from "../../src/effects/bash/parser.js";
 import { claudeCodeDialect } from "../../src/effects/dialect.js";
-import { decideGate } from "../../src/policy/gate.js";
+import { decideGate, passedAsReadOnly } from "../../src/policy/gate.js";
+import { confineAnswer } from "../../src/policy/confine-gate.js";
+import { confinePreflight } from "../../src/policy/confine-preflight.js";
 import { DEMOS, makeRepo, makeSandbox, removeSandboxes } from "../helpers/git-repos.js";
 import { proctor } from "../helpers/cli.js";
 import { READ_ONLY, SIDE_EFFECTING, UNDECIDABLE } from "../effects/classify-bash.corpus.js";
@@ -26,9 +28,16 @@ const COMMANDS = [...new Set(["git status", "git log --oneline -3", "ls -la src"
 
 /** What the gate prints for the decision, as cli/commands/gate.ts renders it. */
 function expected(command: string, cwd: string, env: NodeJS.ProcessEnv): string {
-  const answer = decideGate("Bash", { command }, { dialect: claudeCodeDialect, purity: "bounded", rung: "auto" }, (c) => explainBash(c, { cwd, env }));
+  const judge = (c: string) => explainBash(c, { cwd, env });
+  const options = { dialect: claudeCodeDialect, purity: "bounded", rung: "auto" } as const;
+  const answer = decideGate("Bash", { command }, options, judge);
+  const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
+  if ((answer.decision === "allow" || answer.decision === "none") && passedAsReadOnly("Bash", { command }, options, answer, judge)) {
+    // Let through on the classifier's word: confined (the rewrite is the gate's; this test is about the verdict).
+    return `${JSON.stringify(confineAnswer({ toolName: "Bash", toolInput: { command }, decision: answer.decision, reason, mode: "on", cwd, preflight: () => confinePreflight(cwd) }).output)}\n`;
+  }
   if (answer.decision === "none") return "";
-  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: answer.decision, permissionDecisionReason: `proctor gate: ${answer.reason}` } })}\n`;
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: answer.decision, permissionDecisionReason: reason } })}\n`;
 }
 
 describe("proctor gate without the shell parser for plain read-only commands", () => {

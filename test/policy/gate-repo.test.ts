@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { explainBash } from "../../src/effects/bash/classify.js";
 import { execa } from "execa";
 import { CLI } from "../helpers/cli.js";
+import { shellQuote } from "../../src/policy/confine.js";
 import { DEMOS, git, makeRepo, makeSandbox, markerExists, removeSandboxes, runShell, touch, type Demo } from "../helpers/git-repos.js";
 
 afterAll(removeSandboxes);
@@ -24,7 +25,13 @@ const payload = (cwd: string, command: string) =>
 async function gate(cwd: string, command: string, env: Record<string, string>) {
   const r = await proctor(["gate", "--purity", "bounded"], { input: payload(cwd, command), env, cwd: "/" });
   expect(r.exitCode, r.stderr).toBe(0);
-  return r.stdout === "" ? undefined : (JSON.parse(r.stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string });
+  return r.stdout === "" ? undefined : (JSON.parse(r.stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string; updatedInput?: { command: string } });
+}
+
+/** Let through on the classifier's word: allowed, and confined (the command rewritten to run in bubblewrap). */
+function expectConfined(answer: Awaited<ReturnType<typeof gate>>, command: string) {
+  expect(answer?.permissionDecision).toBe("allow");
+  expect(answer?.updatedInput?.command).toContain(`-- /bin/bash -c ${shellQuote(command)}`);
 }
 
 function demoRepo(demo: Demo, hostile: boolean) {
@@ -44,8 +51,8 @@ describe("proctor gate in the event's repository", () => {
 
     const clean = demoRepo(demo, false);
     const answer = await gate(clean.repo, demo.command, clean.env);
-    // In a clean repository the gate answers exactly what the text alone says.
-    if (explainBash(demo.command, { cwd: clean.repo, env: clean.env }).effect === "read-only") expect(answer).toBeUndefined();
+    // In a clean repository the gate answers exactly what the text alone says (read-only: let through, confined).
+    if (explainBash(demo.command, { cwd: clean.repo, env: clean.env }).effect === "read-only") expectConfined(answer, demo.command);
     else expect(answer?.permissionDecision).toBe("deny");
   });
 
@@ -77,7 +84,7 @@ describe("proctor gate in the event's repository", () => {
   it("uses its own environment: PATH with a relative entry makes a bare command undecidable", async () => {
     const sb = makeSandbox();
     const repo = makeRepo(sb);
-    expect(await gate(repo, "ls -la", sb.env)).toBeUndefined();
+    expectConfined(await gate(repo, "ls -la", sb.env), "ls -la");
     const denied = await gate(repo, "ls -la", { ...sb.env, PATH: `.:${sb.env.PATH}` });
     expect(denied?.permissionDecisionReason).toMatch(/relative entry "\."/);
   });

@@ -13,6 +13,7 @@ import { MAIN_AGENT, type HookEvent, type Reply, type RunProblem, type RunOutcom
 import { isRecord } from "../../util/narrow.js";
 import { handBackText, launchedInBackground, noticeStatus, outcomeOf, readTaskNotice, resultError, segmentOf, sumTurns, sumUsage, type TaskNotice } from "./claude-segments.js";
 import { readJsonLines } from "./json-lines.js";
+import { withRewrites } from "./claude-rewrites.js";
 
 type Json = Record<string, unknown>;
 
@@ -450,7 +451,10 @@ export function finishTrace(state: ClaudeReadState): Trace {
   const { calls, result, errors, source } = state;
   const hooks = settleHooks(state);
   const denials = new Set<string>((Array.isArray(result?.permission_denials) ? (result.permission_denials as unknown[]) : []).map((d) => String(isRecord(d) ? d.tool_use_id : undefined)));
-  const toolCalls: ToolCall[] = calls.map((c) => finishCall(c, denials, state.deniers, c.background ? (state.notices.get(c.id) ?? { status: "running" }) : undefined));
+  const read: ToolCall[] = calls.map((c) => finishCall(c, denials, state.deniers, c.background ? (state.notices.get(c.id) ?? { status: "running" }) : undefined));
+  // Commands a hook rewrote (a confining gate): the one that ran beside the one asked for.
+  const { calls: toolCalls, problems } = withRewrites(read, hooks);
+  errors.push(...problems);
   const { subagents, skills } = readSpawns(state, toolCalls);
 
   const replies: Reply[] = [];
