@@ -12,7 +12,7 @@ import { claudeVars } from "../claude/env.js";
 import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
-import { attributeSandboxDenials, hermeticTrial } from "../claude/hermetic.js";
+import { attributeSandboxDenials, hermeticTrial, withOriginalPlugins } from "../claude/hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "../claude/sandbox.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
@@ -86,6 +86,7 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   refuseSandboxConflict("runEval", spec.settings, sandbox);
   if (sandbox.on) sandboxPreflight("runEval");
   const cwd = path.resolve(spec.cwd ?? process.cwd());
+  let copies: ReadonlyMap<string, string> = new Map();
   const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
   return runAgentProcess<EvalRunResult>({
     failures: EVAL_FAILURES,
@@ -95,10 +96,11 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     prepare() {
       const trial = hermeticTrial({ ...spec, script: {} } as HarnessSpec, prepareRunDirs(spec, cwd), cwd, sandbox);
       const { dirs } = trial;
+      copies = trial.pluginCopies;
       return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, spec, dirs, apiKey), outside: trial.outside };
     },
     readTrace: (proc) => {
-      const trace = parseTranscript(proc.stdout, { sourceKind: "eval" });
+      const trace = withOriginalPlugins(parseTranscript(proc.stdout, { sourceKind: "eval" }), copies);
       return sandbox.on ? attributeSandboxDenials(trace) : trace;
     },
   });
