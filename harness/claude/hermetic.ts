@@ -68,6 +68,17 @@ export function hermeticTrial(spec: HarnessSpec, dirs: RunDirs, cwd: string, san
   };
 }
 
+/**
+ * The Trace with each plugin copy's path in `source.plugins` put back to the user's own dir: checks
+ * and messages speak of the plugin the spec named (`outsideWrites.roots` says where it ran from).
+ */
+export function withOriginalPlugins(trace: Trace, copies: ReadonlyMap<string, string>): Trace {
+  const plugins = trace.source.plugins;
+  if (!plugins || copies.size === 0) return trace;
+  const back = new Map([...copies].map(([from, to]) => [to, from]));
+  return { ...trace, source: { ...trace.source, plugins: plugins.map((p) => ({ ...p, path: back.get(p.path) ?? p.path })) } };
+}
+
 /** The run's errors with each plugin copy's path put back to the user's own dir, so messages name what they gave. */
 export function originalPaths(problems: readonly RunProblem[], copies: ReadonlyMap<string, string>): RunProblem[] {
   return problems.map((p) => {

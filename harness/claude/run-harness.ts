@@ -15,7 +15,7 @@ import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
 import { withHealth } from "./health.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
-import { attributeSandboxDenials, hermeticTrial, originalPaths, type HermeticTrial } from "./hermetic.js";
+import { attributeSandboxDenials, hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
 
 /** What a harness run produced. */
@@ -81,9 +81,9 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
     },
     readTrace: (proc) => {
       const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
-      const trace = sandbox.on ? attributeSandboxDenials(parsed) : parsed;
       const copies = trial?.pluginCopies ?? new Map<string, string>();
-      const unloaded = originalPaths(unloadedPlugins(trace, trial?.spec.plugins ?? [], cwd), copies);
+      const trace = withOriginalPlugins(sandbox.on ? attributeSandboxDenials(parsed) : parsed, copies);
+      const unloaded = originalPaths(unloadedPlugins(trace, spec.plugins ?? [], cwd), copies);
       return unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
     },
     judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),

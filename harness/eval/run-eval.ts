@@ -13,7 +13,7 @@ import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { withHealth } from "../claude/health.js";
 import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
-import { attributeSandboxDenials, hermeticTrial } from "../claude/hermetic.js";
+import { attributeSandboxDenials, hermeticTrial, withOriginalPlugins } from "../claude/hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "../claude/sandbox.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
@@ -87,6 +87,7 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   refuseSandboxConflict("runEval", spec.settings, sandbox);
   if (sandbox.on) sandboxPreflight("runEval");
   const cwd = path.resolve(spec.cwd ?? process.cwd());
+  let copies: ReadonlyMap<string, string> = new Map();
   const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
   return runAgentProcess<EvalRunResult>({
     failures: EVAL_FAILURES,
@@ -96,12 +97,13 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     prepare() {
       const trial = hermeticTrial({ ...spec, script: {} } as HarnessSpec, prepareRunDirs(spec, cwd), cwd, sandbox);
       const { dirs } = trial;
+      copies = trial.pluginCopies;
       // As runHarness: with MCP servers, claude waits for them to connect before the first turn.
       const withMcp = dirs.mcpServers.length > 0 ? { ...spec, env: { MCP_CONNECTION_NONBLOCKING: "0", ...spec.env } } : spec;
       return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, withMcp, dirs, apiKey), outside: trial.outside };
     },
     readTrace: (proc) => {
-      const trace = parseTranscript(proc.stdout, { sourceKind: "eval" });
+      const trace = withOriginalPlugins(parseTranscript(proc.stdout, { sourceKind: "eval" }), copies);
       return sandbox.on ? attributeSandboxDenials(trace) : trace;
     },
     judgeHealth: (trace, dirs) => withHealth(trace, spec, dirs, undefined, { maxBudgetUsd: spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD }),

@@ -71,6 +71,8 @@ describe("hermetic trials (real claude binary)", () => {
       expect(trace.outsideWrites?.sandbox).toEqual({ on: true });
       expect(trace.outsideWrites?.changes.map((c) => c.path).sort()).toEqual(["$HOME/.stateful-seen", `plugin:${path.basename(plugin)}/seen.log`]);
       expect(trace.outsideWrites?.roots.find((r) => r.name.startsWith("plugin:"))?.copiedFrom).toBe(plugin);
+      // The Trace names the plugin the spec gave; the roots say where it ran from.
+      expect(trace.source.plugins?.map((p) => p.path)).toEqual([plugin]);
       expect(trace.toolCalls[1]).toMatchObject({ status: "denied", deniedBy: "sandbox" });
       const [only, allowed, untouched, bySandbox] = evalChecks(trace, [
         wroteOnly(["inside.txt"]),

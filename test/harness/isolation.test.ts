@@ -65,7 +65,7 @@ describe("isolation (real claude binary)", () => {
       for (const name of Object.keys(PLANTED).filter((k) => k !== "ANTHROPIC_API_KEY")) expect(envOutput).not.toMatch(new RegExp(`^${name}=`, "m"));
       // claude's sandbox sets its own proxy variables (its local filtering proxy); the parent's proxy is not among them.
       expect(envOutput).not.toContain(proxy);
-      for (const m of envOutput.matchAll(/^HTTPS?_PROXY=(.*)$/gm)) expect(m[1]).toMatch(/@localhost:\d+$/);
+      for (const m of envOutput.matchAll(/^HTTPS?_PROXY=(.*)$/gm)) expect(m[1]).toMatch(/@(localhost|127\.0\.0\.1):\d+$/);
       expect(envOutput).not.toContain(CANARY);
       expect(JSON.stringify(trace)).not.toContain(CANARY);
       expect(result.stdout + result.stderr).not.toContain(CANARY);

@@ -65,5 +65,5 @@ describe("measure over the real binary with a seeded stochastic mock script", ()
     const shards = [await measure(options({ shard: "1/2" })), await measure(options({ shard: "2/2" }))];
     const { mergedFrom: _m, ...again } = withoutClock(mergeReports(shards));
     expect(again).toEqual(withoutClock(report));
-  }, 240_000);
+  }, 360_000);
 });

@@ -39,6 +39,7 @@ describe("proctor export promptfoo", () => {
     expect(edits).toEqual([0, 1, 2, 3, 4, 5].map((i) => trialRandom("run-checks stays inside its tools", i).chance(0.35)));
   });
 
+  // Every mock trial starts claude's sandbox (bwrap, socat): allow for a loaded machine.
   it("promptfoo runs the exported config (first case) through proctor's provider and assertion", async () => {
     const out = join(dir, "run", "promptfooconfig.yaml");
     expect((await proctor(["export", "promptfoo", examples, "-o", out])).exitCode).toBe(0);
@@ -51,7 +52,7 @@ describe("proctor export promptfoo", () => {
     const { results: res } = JSON.parse(readFileSync(results, "utf8"));
     expect(res.stats).toMatchObject({ successes: 1, failures: 0, errors: 0 });
     expect(res.results[0].response.metadata.trace.toolCalls[0]).toMatchObject({ name: "Bash", status: "denied" });
-  });
+  }, 120_000);
 
   it("refuses what a config cannot carry, naming the eval", () => {
     const opts = { modulesDir: "pf", configDir: dir, evalDirs: new Map() };

@@ -131,6 +131,7 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     }
   });
 
+  // Every mock trial starts claude's sandbox (bwrap, socat): allow for a loaded machine.
   it("runs the example evals and passes their gates", async () => {
     const junit = join(dir, "examples.xml");
     const r = await proctor(["run", examples, "--trials", "1", "--concurrency", "2", "--junit", junit, "--quiet"], { env: noColour });
@@ -143,7 +144,7 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     expect(r.stdout).toMatch(/3 evals: 3 passed · \$0 \(mock\) · /); // mock tokens priced by the CLI are no one's bill
     expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · claude [\d.]+ · 1\/1 trials · \$0 \(mock\) · [\d,]+ tokens/);
     expect(existsSync(junit)).toBe(true);
-  });
+  }, 120_000);
 });
 
 describe("proctor run --real (only with ANTHROPIC_API_KEY; costs a few cents)", () => {
