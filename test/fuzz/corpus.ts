@@ -27,6 +27,7 @@ export const SEEDS: readonly Seed[] = [
   { command: "echo | xargs --show-limits touch out", why: "--show-limits prints the limits and then runs the command" },
   { command: "unzip x.zip -l", why: "unzip reads no option after the archive: `-l` is the name of a member to extract" },
   { command: "unzip -l x.zip; unzip x.zip zipped", why: "a member name after the archive extracts it" },
+  { command: "uniq x.zip --unique", posix: true, why: "uniq stops reading options after its first file under POSIXLY_CORRECT, though its getopt string asks for operands in order: `--unique` is the output file (found by the fuzzer, seed 7)" },
   { command: "npm ls", why: "npm writes a debug log and an update-check stamp under ~/.npm on every run" },
   { command: "npm root", why: "the same for npm root" },
 ];

@@ -74,8 +74,13 @@ function diff(before: Snap, after: Snap, where: string): string[] {
   return out;
 }
 
-/** What strace saw that is an effect: writes attempted, programs run that the command does not name. */
-function traceEffects(trace: string, command: string): string[] {
+/**
+ * What strace saw that is an effect: writes attempted, programs run that the command does not
+ * name. Writes under `scratch` (the case's TMPDIR) and /tmp are left to the snapshot: a temporary
+ * file created and removed again (sort, tac) is not an effect, one left behind is.
+ */
+function traceEffects(trace: string, command: string, scratch: string, root: string): string[] {
+  const temporary = (path: string) => path.startsWith(`${scratch}/`) || (path.startsWith("/tmp/") && !path.startsWith(`${root}/`));
   const words = new Set(command.split(/[^A-Za-z0-9_.+-]+/).filter(Boolean));
   words.add("bash");
   const out = new Set<string>();
@@ -89,13 +94,13 @@ function traceEffects(trace: string, command: string): string[] {
     const open = /\bopen(?:at)?\((?:[A-Z_0-9-]+, )?"([^"]*)", ([A-Z_|0-9]+)/.exec(line);
     if (open) {
       const [, path = "", flags = ""] = open;
-      if (/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(flags) && !HARMLESS_PATHS.test(path)) out.add(`opened ${path} for writing (${flags})`);
+      if (/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(flags) && !HARMLESS_PATHS.test(path) && !temporary(path)) out.add(`opened ${path} for writing (${flags})`);
       continue;
     }
     const creat = /\bcreat\("([^"]*)"/.exec(line);
     if (creat) out.add(`created ${creat[1]}`);
     const other = /\b(unlink|unlinkat|rename|renameat2?|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate|chmod|fchmodat|utimensat)\((?:[A-Z_0-9-]+, )?"([^"]*)"/.exec(line);
-    if (other && !HARMLESS_PATHS.test(other[2] ?? "")) out.add(`${other[1]} ${other[2]}`);
+    if (other && !HARMLESS_PATHS.test(other[2] ?? "") && !temporary(other[2] ?? "")) out.add(`${other[1]} ${other[2]}`);
     const connect = /\bconnect\(\d+, \{sa_family=AF_INET6?, [^}]*\}/.exec(line);
     if (connect) out.add(`connect ${connect[0]}`);
   }
@@ -160,7 +165,7 @@ export function observe(cases: readonly Observed[], opts: { timeoutSeconds?: num
         ...diff(new Map(), snapshot(join(c, "tmp")), "$TMPDIR/"),
         ...readFileSync(join(c, "tmpfs"), "utf8").split("\n").filter(Boolean).map((p) => `left ${p}`),
         ...(net.includes(String(i)) ? [`connected to 127.0.0.1:${PORT}`] : []),
-        ...(existsSync(join(c, "trace")) ? traceEffects(readFileSync(join(c, "trace"), "utf8"), command) : ["no trace: strace did not start"]),
+        ...(existsSync(join(c, "trace")) ? traceEffects(readFileSync(join(c, "trace"), "utf8"), command, join(c, "tmp"), root) : ["no trace: strace did not start"]),
       ];
       return { command, effects };
     });

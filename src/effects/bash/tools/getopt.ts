@@ -29,8 +29,6 @@ export interface Grammar {
   readonly abbreviations?: boolean;
   /** GNU: options may follow operands. False for tools that stop at the first operand (`xargs`, `env`). Default true. */
   readonly permute?: boolean;
-  /** GNU: the getopt string starts with `-` (uniq): operands come back in order and POSIXLY_CORRECT changes nothing. */
-  readonly inOrder?: boolean;
 }
 
 /** One option as the tool reads it. */
@@ -75,7 +73,7 @@ export interface ParseMode {
 export function parseArgs(grammar: Grammar, args: readonly Arg[], mode: ParseMode = {}): ParsedArgs {
   const options: ParsedOption[] = [];
   const operands: Arg[] = [];
-  const permute = (grammar.permute ?? true) && (grammar.inOrder === true || mode.posixlyCorrect !== true);
+  const permute = (grammar.permute ?? true) && mode.posixlyCorrect !== true;
   const stop = (verdict: BashVerdict, rest: number): ParsedArgs => ({ verdict, options, operands, rest });
   let i = 0;
   for (; i < args.length; i++) {

@@ -1,7 +1,9 @@
 /**
  * GNU `uniq [OPTION]… [INPUT [OUTPUT]]`: the second operand is a file uniq truncates and writes.
  * The option table is coreutils' (option-tables.json checks it against the installed uniq),
- * plus the obsolete `-N` (skip N fields) that uniq's getopt string still carries.
+ * plus the obsolete `-N` (skip N fields) that uniq's getopt string still carries. Its getopt
+ * string starts with `-` (operands in order), yet uniq itself stops reading options after its
+ * first file under POSIXLY_CORRECT (`uniq x --unique` then writes `--unique`; found by the fuzzer).
  */
 import type { Arg, BashVerdict } from "../verdict.js";
 import { grammar, opt } from "./getopt.js";
@@ -12,7 +14,6 @@ const O = "optional" as const;
 
 export const UNIQ = grammar(() => ({
   command: "uniq",
-  inOrder: true,
   short: {
     c: opt("count"), d: opt("repeated"), D: opt("all-repeated"), f: opt("skip-fields", R), i: opt("ignore-case"),
     s: opt("skip-chars", R), u: opt("unique"), w: opt("check-chars", R), z: opt("zero-terminated"),
