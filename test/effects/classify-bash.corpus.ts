@@ -2,6 +2,10 @@
 
 /** Ordinary inspection commands: these must be read-only, or the classifier is useless. */
 export const READ_ONLY = [
+  // a lower-case variable, as a loop's (docs/safety.md)
+  "x=1",
+  "x=1; ls",
+  "read x",
   "ls",
   "ls -la",
   "ls -la src/",
@@ -427,13 +431,15 @@ export const UNDECIDABLE = [
   "PAGER=x git log",
   "GIT_EXTERNAL_DIFF=x git diff",
   "FOO=1 ls",
-  "x=1",
-  "x=1; ls",
+  "X=1",
+  "PATH=.; ls",
+  "a[$i]=1",
   "export A=1",
   "declare -x A",
   "local a",
   "unset A",
-  "read x",
+  "read PATH",
+  "read -a BASH_ENV",
   "printf -v x hi",
   "trap 'rm x' EXIT",
   "alias ls=rm",

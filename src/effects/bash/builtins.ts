@@ -5,6 +5,7 @@
  * and `[[ $1 -eq 0 ]]` (after `set -- 'a[$(rm x)]'`) all run `rm`. So these are read-only only
  * when every operand that Bash evaluates is a literal that cannot evaluate anything.
  */
+import { classifyMapfile, classifyRead } from "./everyday.js";
 import { readOnly, undecidable, type Arg, type BashVerdict } from "./verdict.js";
 import { at } from "../../util/narrow.js";
 
@@ -98,6 +99,11 @@ export function classifyBuiltin(name: string, args: readonly Arg[]): BashVerdict
       return testVerdict(name, args);
     case "printf":
       return printfVerdict(args);
+    case "read":
+      return classifyRead(args);
+    case "mapfile":
+    case "readarray":
+      return classifyMapfile(name, args);
     case "break":
     case "continue":
       return args.every((a) => a.value !== undefined && /^[0-9]+$/.test(a.value)) ? readOnly(`${name} only leaves a loop`) : undecidable(`\`${name}\` with an operand that is not a literal number`);

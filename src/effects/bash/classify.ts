@@ -9,6 +9,8 @@ import { parseShell, type ShellNode } from "./parser.js";
 import { ARITHMETIC_TEST_OPERATORS } from "./builtins.js";
 import { fastPathVerdict } from "./fast-path.js";
 import { judgeCommand } from "./judge.js";
+import { isInertVariable } from "./commands.js";
+import { isQuietVariable } from "./everyday.js";
 import { checkAgreement } from "./agreement.js";
 import { CONFUSABLE, rescanShell } from "./rescan.js";
 import { clip, scanWord, staticValue } from "./words.js";
@@ -30,6 +32,13 @@ const CONTROL_FLOW: Record<string, string> = {
   c_style_for_statement: "for ((…))",
   case_statement: "case",
 };
+/**
+ * `{NAME}>file` (and `<`, `>>`, `<>`, `>&`, `&>` …) opens a descriptor and assigns its number to
+ * NAME, which stays set for later commands — `{PATH}>/dev/null` makes PATH `10` —, and a subscript
+ * there (`{a[$x]}>`) is arithmetic on a value. Found on the raw text, at the start of any word;
+ * a group's `{ ls; }>f` starts with a blank, and stays readable.
+ */
+const VARIABLE_REDIRECTION = /(?:^|[\s;&|()])(\{[^\s}][^}]*\})(?=[<>]|&>)/;
 /** Longer commands are refused unread: nobody types 64 KiB of shell, and the cost must stay bounded. */
 export const MAX_COMMAND_LENGTH = 64 * 1024;
 /** The walk recurses once per tree level; deeper trees are refused before it starts. */
@@ -110,8 +119,11 @@ class Walk {
         return;
       case "variable_assignment":
       case "variable_assignments":
-        this.note(undecidable(`${clip(node.text)} assigns a shell variable, which can change what later commands run`));
+        this.assignments(node);
         return;
+      case "while_statement":
+        if (this.whileRead(node)) return;
+        break;
       case "declaration_command":
       case "unset_command":
         this.note(undecidable(`${clip(node.text)} changes shell variables`));
@@ -163,6 +175,39 @@ class Walk {
       else if (child.isNamed) this.words(child);
       else if (!["for", "in", ";", "\n"].includes(child.type)) this.note(undecidable(`proctor does not analyse ${clip(child.text)} in a loop`));
     }
+  }
+
+  /**
+   * `name=value` on its own (`x=$(git rev-parse HEAD)`): read-only when the name is a quiet one
+   * (lower-case, as a loop variable) and the value's words are — the reasoning of `forLoop`.
+   * A subscript (`a[i]=…`) is arithmetic, so never.
+   */
+  assignments(node: ShellNode): void {
+    for (const a of node.type === "variable_assignment" ? [node] : node.namedChildren) {
+      const name = a.children[0];
+      if (a.type !== "variable_assignment" || name?.type !== "variable_name" || !isQuietVariable(name.text)) {
+        this.note(undecidable(`${clip(a.text)} assigns a shell variable, which can change what later commands run`));
+        return;
+      }
+      this.words(a);
+    }
+  }
+
+  /**
+   * `while read …; do BODY; done`: read-only when the body is. The condition is `read` alone (with
+   * an `IFS=` prefix), which ends the loop at the end of its input; any other condition is not
+   * analysed (a read-only body can loop forever on it).
+   */
+  whileRead(node: ShellNode): boolean {
+    if (node.children[0]?.type !== "while") return false;
+    const named = node.namedChildren.filter((c) => c.type !== "comment");
+    const [condition, body] = named;
+    if (named.length !== 2 || condition?.type !== "command" || body?.type !== "do_group") return false;
+    const nameNode = condition.children.find((c) => c.field === "name");
+    if (!nameNode || staticValue(nameNode) !== "read") return false;
+    this.statement(condition);
+    this.statement(body);
+    return true;
   }
 
   /**
@@ -276,11 +321,12 @@ class Walk {
     const args: Arg[] = [];
     let name: string | undefined;
     let nameNode: ShellNode | undefined;
+    const prefixes: ShellNode[] = [];
     for (const child of node.children) {
       const field = child.field;
       if (child.type === "variable_assignment") {
         this.words(child);
-        this.note(undecidable(`${clip(child.text)} before a command changes its environment (PAGER, GIT_*, LD_PRELOAD… can make it run anything)`));
+        prefixes.push(child);
       } else if (field === "name") {
         nameNode = child;
         this.words(child);
@@ -295,6 +341,9 @@ class Walk {
         this.note(undecidable(`proctor does not analyse ${clip(child.text)} in a command`));
       }
     }
+    for (const p of prefixes) {
+      if (!inertPrefix(p, name)) this.note(undecidable(`${clip(p.text)} before a command changes its environment (PAGER, GIT_*, LD_PRELOAD… can make it run anything)`));
+    }
     if (!nameNode) return;
     if (name === undefined) {
       this.note(undecidable(`the command name ${clip(nameNode.text)} is computed at run time`));
@@ -303,6 +352,24 @@ class Walk {
     this.commands.push(name);
     this.note(judgeCommand(name, args, this.scope));
   }
+}
+
+/** Pagers that only pass text through: what `PAGER=cat` and `GIT_PAGER=cat` may name. */
+const PASS_THROUGH_PAGERS = new Set(["", "cat"]);
+
+/**
+ * An assignment before a command that leaves what runs unchanged: an inert variable (a locale, TZ,
+ * colours, `isInertVariable`), `PAGER`/`GIT_PAGER` set to `cat` or nothing, and `IFS` for `read`
+ * (a builtin that keeps it only while it runs, and uses it only to split the line).
+ */
+function inertPrefix(node: ShellNode, command: string | undefined): boolean {
+  const [name, op, value] = node.children;
+  if (name?.type !== "variable_name" || op?.type !== "=") return false;
+  const text = value === undefined ? "" : staticValue(value);
+  if (text === undefined) return false;
+  if (isInertVariable(name.text, text)) return true;
+  if ((name.text === "PAGER" || name.text === "GIT_PAGER") && PASS_THROUGH_PAGERS.has(text)) return true;
+  return name.text === "IFS" && command === "read";
 }
 
 /**
@@ -376,6 +443,8 @@ function fullPath(command: string, context: BashContext | undefined): BashVerdic
   // Bash's own reading first: it is linear, and it refuses deep nesting before the parser runs.
   const rescan = rescanShell(command);
   if (!rescan.ok) return undecidable(`proctor cannot read this exactly as Bash would: ${rescan.reason}`);
+  const assigning = VARIABLE_REDIRECTION.exec(command);
+  if (assigning) return undecidable(`\`${assigning[1]}\` before a redirection assigns a file descriptor number to a variable (\`{PATH}>…\` sets PATH), and evaluates an array subscript, which can run commands`);
   const tree = parseShell(command);
   const { root, hasError, depth } = tree;
   if (hasError) return undecidable("the command does not parse as Bash");

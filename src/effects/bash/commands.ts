@@ -4,6 +4,7 @@
  * An allow-list on purpose — a command that is missing here is `side-effecting`, never silently
  * read-only. Commands that run other commands are `undecidable`.
  */
+import { classifyGetent, classifyGzip, classifyKill, classifySyntaxCheck, classifyTar, classifyZipinfo } from "./everyday.js";
 import { classifyGit } from "./git.js";
 import { scanOptions, type OptionSpec } from "./options.js";
 import { classifyAwk } from "./tools/awk.js";
@@ -23,13 +24,13 @@ import { ownEntry } from "../../util/narrow.js";
 /** Read-only whatever their arguments: no option makes them write a file or run a program. */
 const ALWAYS_READ_ONLY = new Set([
   // files and text
-  "cat", "tac", "nl", "head", "tail", "wc", "ls", "dir", "vdir", "stat", "readlink", "realpath", "basename", "dirname",
+  "cat", "tac", "xzcat", "bzcat", "nl", "head", "tail", "wc", "ls", "dir", "vdir", "stat", "readlink", "realpath", "basename", "dirname",
   "cut", "tr", "paste", "join", "comm", "fold", "fmt", "expand", "unexpand", "rev", "column", "od", "hexdump",
   "strings", "cksum", "sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
   "base32", "base64", "cmp", "grep", "egrep", "fgrep", "jq", "du", "df", "seq",
   // the system and the session
   "pwd", "echo", "true", "false", ":", "test", "[", "exit", "whoami", "id", "groups", "uname", "arch", "nproc", "printenv",
-  "uptime", "free", "tty", "locale", "ps", "pgrep", "pidof", "which", "whereis", "type", "sleep",
+  "uptime", "free", "tty", "locale", "ps", "pgrep", "pidof", "which", "whereis", "type", "sleep", "lscpu",
   // navigation and shell options change only this shell
   "cd", "pushd", "popd", "dirs", "set", "shopt",
 ]);
@@ -60,6 +61,35 @@ function operandsAtMost(command: string, args: readonly Arg[], spec: OptionSpec,
 const FIND_WRITES = new Set(["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
 const FIND_RUNS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
+/** Commands `find -exec` may run: read-only by name, or by a rule that needs no context (not git, rg, or runners). */
+const NOT_UNDER_FIND = new Set(["git", "rg", "env", "xargs", "command", "find", "fd", "fdfind", "sh", "bash", "dash", "kill"]);
+
+/**
+ * `find … -exec CMD ARG… ;` (or `{} +`): read-only when CMD is, with every `{}` a file name
+ * computed at run time. `-ok`/`-okdir` ask on the terminal. Returns the index of the terminator.
+ */
+function findExec(args: readonly Arg[], at: number): { verdict: BashVerdict; end: number } {
+  const action = args[at]?.value ?? "";
+  if (action.startsWith("-ok")) return { verdict: undecidable(`\`find ${action}\` asks on the terminal before it runs a command`), end: at };
+  let end = at + 1;
+  while (end < args.length && !(args[end]?.value === ";" || (args[end]?.value === "+" && args[end - 1]?.value === "{}"))) end++;
+  const name = args[at + 1];
+  if (end >= args.length || name === undefined || end === at + 1) return { verdict: undecidable(`\`find ${action}\` without its terminator`), end };
+  if (name.value === undefined || name.value.includes("/") || NOT_UNDER_FIND.has(name.value) || (!ALWAYS_READ_ONLY.has(name.value) && !ownEntry(RULES, name.value))) {
+    return { verdict: undecidable(`\`find ${action}\` runs ${name.text}, a command proctor does not judge under find`), end };
+  }
+  const inner = args.slice(at + 2, end).map((a) => (a.value?.includes("{}") ? { text: a.text } : a));
+  const v = classifyCommand(name.value, inner);
+  return { verdict: v.effect === "read-only" ? v : undecidable(`\`find ${action} ${name.value}\`: ${v.reason}`), end };
+}
+
+/** The commands `find -exec` runs (for checks that look them up on PATH). */
+export function findExecNames(args: readonly Arg[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) if (args[i]?.value !== undefined && FIND_RUNS.has(args[i]?.value as string) && args[i + 1]?.value) names.push(args[i + 1]?.value as string);
+  return names;
+}
+
 /** Rules for commands whose arguments decide their effect. */
 const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdict> = {
   git: classifyGit,
@@ -71,9 +101,15 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   nawk: (args, c) => classifyAwk(c, args),
   "original-awk": (args, c) => classifyAwk(c, args),
   find(args) {
-    for (const arg of args) {
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as Arg;
       if (arg.value === undefined) return undecidable(`\`find\` gets the argument ${arg.text}, computed at run time, where it could be an action`);
-      if (FIND_RUNS.has(arg.value)) return undecidable(`\`find ${arg.value}\` runs another command`);
+      if (FIND_RUNS.has(arg.value)) {
+        const run = findExec(args, i);
+        if (run.verdict.effect !== "read-only") return run.verdict;
+        i = run.end;
+        continue;
+      }
       if (FIND_WRITES.has(arg.value)) return sideEffecting(`\`find ${arg.value}\` ${arg.value === "-delete" ? "deletes files" : "writes a file"}`);
     }
     return readOnly("find lists files");
@@ -137,6 +173,16 @@ const RULES: Record<string, (args: readonly Arg[], command: string) => BashVerdi
   },
   env: (args) => classifyEnv(args, classifyCommand),
   unzip: classifyUnzip,
+  tar: classifyTar,
+  gzip: (args, c) => classifyGzip(c, args),
+  gunzip: (args, c) => classifyGzip(c, args),
+  zcat: (args, c) => classifyGzip(c, args),
+  zipinfo: (args, c) => classifyZipinfo(c, args),
+  getent: classifyGetent,
+  kill: (args) => classifyKill(args) ?? sideEffecting("`kill` sends a signal"),
+  sh: (args, c) => classifySyntaxCheck(c, args) ?? undecidable(`\`${c}\` runs other commands or code, which proctor cannot see`),
+  bash: (args, c) => classifySyntaxCheck(c, args) ?? undecidable(`\`${c}\` runs other commands or code, which proctor cannot see`),
+  dash: (args, c) => classifySyntaxCheck(c, args) ?? undecidable(`\`${c}\` runs other commands or code, which proctor cannot see`),
 };
 
 /** Read-looking programs that are not read-only, with the reason a verdict gives. */
@@ -147,13 +193,11 @@ const NOT_READ_ONLY: Record<string, { effect: "undecidable" | "side-effecting"; 
   pg: { effect: "undecidable", why: "is a pager, which can run commands" },
   man: { effect: "undecidable", why: "runs a pager and formatters (MANPAGER, PAGER, groff, -P, -H)" },
   info: { effect: "undecidable", why: "runs a browser that can run commands" },
-  tar: { effect: "side-effecting", why: "creates and extracts archives; even a listing (-t) runs a decompressor found through PATH for a compressed archive, and --to-command, -I and --checkpoint-action run programs" },
   dd: { effect: "side-effecting", why: "writes the file named by of=" },
   split: { effect: "side-effecting", why: "writes files" },
   csplit: { effect: "side-effecting", why: "writes files" },
   curl: { effect: "side-effecting", why: "makes network requests" },
   wget: { effect: "side-effecting", why: "makes network requests and writes files" },
-  zcat: { effect: "undecidable", why: "is a script that runs gzip found through PATH" },
   zgrep: { effect: "undecidable", why: "is a script that runs gzip and grep found through PATH" },
   zless: { effect: "undecidable", why: "is a script that runs gzip and a pager" },
   zmore: { effect: "undecidable", why: "is a script that runs gzip and a pager" },

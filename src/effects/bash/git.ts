@@ -217,6 +217,25 @@ const SUBCOMMANDS: Record<string, (args: readonly Arg[]) => BashVerdict> = {
 };
 
 /** Classify `git ARGS`. */
+/**
+ * Configuration a read-only command may set with `git -c KEY=VALUE`: display only, no program,
+ * no file. The pager keys are here because git starts a pager only when standard output is a
+ * terminal (see PROGRAM_KEYS: core.pager), which a shell tool's command never has.
+ */
+const INERT_CONFIG = /^(?:core\.pager|pager\.[^.]+|color\.[a-z.]+|core\.quotepath|core\.abbrev|log\.(?:decorate|abbrevcommit|date|showroot|follow)|diff\.(?:noprefix|mnemonicprefix|renames|relative|context|algorithm|indentheuristic|colormoved|statgraphwidth)|advice\.[a-z]+|column\.ui|status\.(?:short|branch|showuntrackedfiles|relativepaths)|grep\.(?:linenumber|patterntype|extendedregexp)|user\.(?:name|email)|init\.defaultbranch)$/i;
+
+/** Is `KEY=VALUE` (or `KEY` alone) from `git -c` one that only changes how output looks? */
+export function isInertGitConfig(setting: string | undefined): boolean {
+  if (setting === undefined) return false;
+  const eq = setting.indexOf("=");
+  const key = eq === -1 ? setting : setting.slice(0, eq);
+  if (!INERT_CONFIG.test(key)) return false;
+  // A pager runs only on a terminal; still, only the pass-through ones and on/off are taken on trust.
+  return !/^(?:core\.pager|pager\.)/i.test(key) || eq === -1 || PAGER_VALUES.test(setting.slice(eq + 1));
+}
+
+const PAGER_VALUES = /^(?:cat|less|more|true|false|yes|no|on|off|0|1|)$/i;
+
 export function classifyGit(args: readonly Arg[]): BashVerdict {
   let i = 0;
   for (; i < args.length; i++) {
@@ -225,6 +244,10 @@ export function classifyGit(args: readonly Arg[]): BashVerdict {
     if (v === undefined) return undecidable(`\`git ${arg.text}\`: the subcommand is computed at run time`);
     if (!v.startsWith("-")) break;
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    if (v === "-c" && isInertGitConfig(args[i + 1]?.value)) {
+      i++;
+      continue;
+    }
     if (name === "-c" || name === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
     if (name === "--exec-path" && v.includes("=")) return undecidable("`git --exec-path=…` makes git run its helpers from another directory");
     if (name === "--super-prefix") return undecidable("`git --super-prefix` is git's internal option for submodules");

@@ -2,9 +2,34 @@
 import type { ShellNode } from "./parser.js";
 import { undecidable, type BashVerdict } from "./verdict.js";
 
-const GLOB = /[*?[\]{}]/;
+const GLOB = /[*?[\]]/;
 
-/** Unquoted word text: backslash escapes removed; `undefined` when it holds glob or brace characters. */
+/**
+ * Does an unquoted word piece have braces Bash leaves alone? Brace expansion needs a `{…}` holding
+ * a top-level comma or a `..` sequence; `@{u}`, `stash@{0}`, `HEAD@{1}` and `{}` hold neither and
+ * stay literal. Refused (treated as an expansion): any unbalanced brace (a quoted part next to it
+ * could complete one), nesting, a backslash, a comma or `..` between braces, and `${`.
+ */
+function literalBraces(text: string): boolean {
+  if (!/[{}]/.test(text)) return true;
+  if (text.includes("\\") || text.includes("${")) return false;
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === "{") {
+      if (open !== -1) return false;
+      open = i;
+    } else if (c === "}") {
+      if (open === -1) return false;
+      const inside = text.slice(open + 1, i);
+      if (inside.includes(",") || inside.includes("..")) return false;
+      open = -1;
+    }
+  }
+  return open === -1;
+}
+
+/** Unquoted word text: backslash escapes removed; `undefined` when it holds glob characters or a brace expansion. */
 function unquotedValue(text: string): string | undefined {
   let out = "";
   for (let i = 0; i < text.length; i++) {
@@ -32,8 +57,9 @@ function doubleQuotedValue(text: string): string {
 export function staticValue(node: ShellNode): string | undefined {
   switch (node.type) {
     case "word":
+      return literalBraces(node.text) ? unquotedValue(node.text) : undefined;
     case "command_name":
-      return node.type === "word" ? unquotedValue(node.text) : concat(node.namedChildren);
+      return concat(node.namedChildren);
     case "number":
       return node.text;
     case "raw_string":
@@ -49,17 +75,22 @@ export function staticValue(node: ShellNode): string | undefined {
       }
       return out;
     }
-    case "concatenation":
-      return concat(node.children);
+    case "concatenation": {
+      // tree-sitter-bash splits `@{u}..` into words `@`, `{`, `u`, `}`, `..`: braces are judged on the
+      // whole unquoted text, and next to a quoted part not at all.
+      const braces = node.children.some((c) => c.type === "word" && /[{}]/.test(c.text));
+      if (braces && !(node.children.every((c) => c.type === "word" || c.type === "number") && literalBraces(node.text))) return undefined;
+      return concat(node.children, true);
+    }
     default:
       return undefined;
   }
 }
 
-function concat(parts: readonly ShellNode[]): string | undefined {
+function concat(parts: readonly ShellNode[], bracesJudged = false): string | undefined {
   let out = "";
   for (const part of parts) {
-    const v = staticValue(part);
+    const v = bracesJudged && part.type === "word" ? unquotedValue(part.text) : staticValue(part);
     if (v === undefined) return undefined;
     out += v;
   }

@@ -9,32 +9,21 @@
  * - repository discovery ignores `GIT_CEILING_DIRECTORIES`, `safe.directory` and
  *   `safe.bareRepository` (which only make git stop earlier or refuse), and a `.git` that does
  *   not look like a repository is read *and* the walk goes on upwards, as git's would;
- * - the configurations of submodules (under `modules/`, or a `.gitmodules` path with its own
- *   `.git`) are read too: status and diff run git inside them.
+ * - the configurations of submodules (under `modules/`, a `.gitmodules` path or a gitlink of the
+ *   index with its own `.git`) are read too: status and diff run git inside them;
+ * - every `core.worktree` a repository's configuration sets names a work tree (for
+ *   `.gitmodules`, gitlinks, hooks and PATH), whichever git would use.
  * An unreadable file, an include that cannot be resolved, or a file git could not parse is an
  * error naming the file: the caller answers undecidable.
  */
-import { readFileSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parseConfig, parseConfigParameters, splitKey, type ConfigEntry } from "./config-syntax.js";
+import { findRepositories, readGitfile, repository, type GitLocation, type Repository } from "./discovery.js";
+import { gitlinkPaths } from "./git-index.js";
+import { ConfigError, physicalPath, readText, statOrUndefined } from "./paths.js";
 
-/** Where a git command starts looking for its repository. */
-export interface GitLocation {
-  /** The directory git runs in, after every `-C`. */
-  readonly start: string;
-  /** `--git-dir` or `GIT_DIR`, resolved against `start`. */
-  readonly gitDir?: string;
-  /** `--work-tree` or `GIT_WORK_TREE`, resolved against `start`. */
-  readonly workTree?: string;
-}
-
-/** One repository whose configuration applies. */
-export interface Repository {
-  readonly gitDir: string;
-  /** Where `config`, `hooks/` and `modules/` live (`commondir` for a linked worktree). */
-  readonly commonDir: string;
-  readonly workTree?: string;
-}
+export { findRepositories, type GitLocation, type Repository } from "./discovery.js";
 
 export interface EffectiveConfig {
   readonly entries: readonly ConfigEntry[];
@@ -48,30 +37,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** git's MAX_INCLUDE_DEPTH: deeper nesting is an error in git too. */
 const MAX_INCLUDE_DEPTH = 10;
 const SUBMODULE_DEPTH = 4;
-
-class ConfigError extends Error {}
-
-const missing = (error: unknown): boolean => ["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "");
-
-function statOrUndefined(path: string): Stats | undefined {
-  try {
-    // No exception for the common case, a file that is not there: the gate runs per tool call.
-    return statSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    if (missing(error)) return undefined;
-    throw new ConfigError(`cannot inspect ${path} (${(error as Error).message})`);
-  }
-}
-
-function readText(path: string): string | undefined {
-  if (!statOrUndefined(path)) return undefined;
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    if (missing(error)) return undefined;
-    throw new ConfigError(`cannot read ${path} (${(error as Error).message})`);
-  }
-}
 
 interface CachedFile {
   readonly stamp: string;
@@ -175,111 +140,72 @@ function environmentEntries(env: Env): ConfigEntry[] {
   return expanded;
 }
 
-const HEAD_CONTENT = /^(?:ref: refs\/|[0-9a-f]{40}\s*$|[0-9a-f]{64}\s*$)/;
-
-/** The `commondir` of a git directory (a linked worktree keeps config, hooks and objects there). */
-function commonDirOf(gitDir: string, env: Env): string {
-  if (env.GIT_COMMON_DIR) return resolve(gitDir, env.GIT_COMMON_DIR);
-  const text = readText(join(gitDir, "commondir"));
-  return text === undefined ? gitDir : resolve(gitDir, text.trim());
-}
-
-/** git's `is_git_directory`: a valid HEAD, and `objects/` and `refs/` in the common directory. */
-function isGitDirectory(dir: string, env: Env): boolean {
-  const head = readTextQuietly(join(dir, "HEAD"));
-  if (head === undefined || !HEAD_CONTENT.test(head)) return false;
-  const common = commonDirOf(dir, env);
-  return (env.GIT_OBJECT_DIRECTORY !== undefined || statOrUndefined(join(common, "objects"))?.isDirectory() === true) && statOrUndefined(join(common, "refs"))?.isDirectory() === true;
-}
-
-function readTextQuietly(path: string): string | undefined {
-  const s = statOrUndefined(path);
-  return s?.isFile() ? readText(path) : undefined;
-}
-
-/** Follow a gitfile (`.git` holding `gitdir: PATH`). */
-function readGitfile(file: string): string {
-  const text = readText(file) ?? "";
-  const m = /^gitdir: (.*?)\s*$/m.exec(text);
-  if (!m || !text.startsWith("gitdir: ")) throw new ConfigError(`${file} is not a valid gitfile (git would stop here)`);
-  return resolve(dirname(file), m[1] ?? "");
-}
-
-function repository(gitDir: string, env: Env, workTree: string | undefined): Repository {
-  return { gitDir, commonDir: commonDirOf(gitDir, env), ...(workTree === undefined ? {} : { workTree }) };
-}
-
-/** The repositories git may use from `location`: the one it finds, plus any look-alike passed on the way. */
-export function findRepositories(location: GitLocation, env: Env): Repository[] {
-  if (location.gitDir !== undefined) {
-    const s = statOrUndefined(location.gitDir);
-    const gitDir = s?.isFile() ? readGitfile(location.gitDir) : location.gitDir;
-    return [repository(gitDir, env, location.workTree ?? location.start)];
+/**
+ * `repo`, and the same repository with each work tree its configuration names (`core.worktree`,
+ * relative to the git directory as git takes it): every value counts, whatever overrides it.
+ */
+function withConfiguredWorkTrees(repo: Repository, env: Env): Repository[] {
+  const own: ConfigEntry[] = [];
+  readFileWithIncludes(join(repo.commonDir, "config"), env, own);
+  readFileWithIncludes(join(repo.gitDir, "config.worktree"), env, own);
+  const out = [repo];
+  for (const e of own) {
+    if (e.section !== "core" || e.subsection !== undefined || e.name !== "worktree" || !e.value) continue;
+    const workTree = physicalPath(repo.gitDir, e.value);
+    if (workTree !== repo.workTree) out.push({ ...repo, workTree });
   }
-  const found: Repository[] = [];
-  let dir = realpathOr(location.start);
-  for (;;) {
-    const dotGit = join(dir, ".git");
-    const s = statOrUndefined(dotGit);
-    if (s) {
-      const gitDir = s.isFile() ? readGitfile(dotGit) : dotGit;
-      found.push(repository(gitDir, env, location.workTree ?? dir));
-      if (isGitDirectory(gitDir, env)) return found;
-    }
-    // A bare repository: the directory itself (an embedded one committed inside a project, too).
-    if (statOrUndefined(join(dir, "HEAD"))?.isFile()) {
-      found.push(repository(dir, env, location.workTree));
-      if (isGitDirectory(dir, env)) return found;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return found;
-    dir = parent;
-  }
+  return out;
 }
 
-function realpathOr(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return resolve(path);
-  }
+/** Where a submodule's `.git` (directory or gitfile) names one, its repository with that work tree. */
+function checkedOut(top: string, env: Env): Repository | undefined {
+  const dotGit = join(top, ".git");
+  const s = statOrUndefined(dotGit);
+  if (!s) return undefined;
+  return repository(s.isFile() ? readGitfile(dotGit) : dotGit, env, top);
 }
 
-/** Submodule repositories: every `modules/**` git directory, and each `.gitmodules` path with a `.git` of its own. */
+/**
+ * Submodule repositories: every `modules/**` git directory, each `.gitmodules` path with a `.git`
+ * of its own, and each gitlink of the index with one — `git status` and `git diff` run git in a
+ * gitlink's directory whether or not `.gitmodules` names it.
+ */
 function submodulesOf(repo: Repository, env: Env, depth: number, out: Repository[]): void {
   if (depth > SUBMODULE_DEPTH) return;
+  const add = (sub: Repository) => {
+    for (const r of withConfiguredWorkTrees(sub, env)) {
+      out.push(r);
+      submodulesOf(r, env, depth + 1, out);
+    }
+  };
   const scan = (dir: string, level: number) => {
     if (level > SUBMODULE_DEPTH || !statOrUndefined(dir)?.isDirectory()) return;
     let names: string[];
     try {
       names = readdirSync(dir);
     } catch (error) {
-      if (missing(error)) return;
+      if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return;
       throw new ConfigError(`cannot list ${dir} (${(error as Error).message})`);
     }
     for (const name of names) {
       const sub = join(dir, name);
       if (!statOrUndefined(sub)?.isDirectory()) continue;
-      if (statOrUndefined(join(sub, "config"))) {
-        out.push(repository(sub, env, undefined));
-        scan(join(sub, "modules"), level + 1);
-      } else {
-        scan(sub, level + 1); // a submodule name with a slash: modules/lib/name
-      }
+      if (statOrUndefined(join(sub, "config"))) add(repository(sub, env, undefined));
+      else scan(sub, level + 1); // a submodule name with a slash: modules/lib/name
     }
   };
   scan(join(repo.commonDir, "modules"), depth);
   if (repo.workTree === undefined) return;
-  const gitmodules = readConfigFile(join(repo.workTree, ".gitmodules"));
-  for (const entry of gitmodules ?? []) {
-    if (entry.section !== "submodule" || entry.name !== "path" || entry.value === undefined) continue;
-    const top = resolve(repo.workTree, entry.value);
-    const dotGit = join(top, ".git");
-    const s = statOrUndefined(dotGit);
-    if (!s) continue;
-    const sub = repository(s.isFile() ? readGitfile(dotGit) : dotGit, env, top);
-    out.push(sub);
-    submodulesOf(sub, env, depth + 1, out);
+  const paths = new Set<string>();
+  for (const entry of readConfigFile(join(repo.workTree, ".gitmodules")) ?? []) {
+    if (entry.section === "submodule" && entry.name === "path" && entry.value !== undefined) paths.add(entry.value);
+  }
+  for (const path of gitlinkPaths(repo.gitDir)) paths.add(path);
+  const indexFile = depth === 0 ? env.GIT_INDEX_FILE : undefined;
+  if (indexFile) for (const path of gitlinkPaths(repo.gitDir, resolve(repo.workTree, indexFile))) paths.add(path);
+  for (const path of paths) {
+    const sub = checkedOut(resolve(repo.workTree, path), env);
+    if (sub) add(sub);
   }
 }
 
@@ -292,14 +218,17 @@ export function readEffectiveConfig(location: GitLocation, env: Env): ConfigResu
     const entries: ConfigEntry[] = [];
     for (const file of [...systemFiles(env), ...globalFiles(env)]) readFileWithIncludes(file, env, entries);
     if (env.GIT_CONFIG) readFileWithIncludes(resolve(location.start, env.GIT_CONFIG), env, entries);
-    const main = findRepositories(location, env);
+    const main = findRepositories(location, env).flatMap((r) => withConfiguredWorkTrees(r, env));
     const repositories: Repository[] = [...main];
     for (const repo of main) submodulesOf(repo, env, 0, repositories);
+    const read = new Set<string>();
     for (const repo of repositories) {
-      readFileWithIncludes(join(repo.commonDir, "config"), env, entries);
-      // extensions.worktreeConfig decides whether git reads it; reading it whenever it exists is a superset.
-      readFileWithIncludes(join(repo.gitDir, "config.worktree"), env, entries);
-      if (repo.gitDir !== repo.commonDir) readFileWithIncludes(join(repo.commonDir, "config.worktree"), env, entries);
+      // extensions.worktreeConfig decides whether git reads config.worktree; reading it whenever it exists is a superset.
+      for (const file of [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree"), join(repo.commonDir, "config.worktree")]) {
+        if (read.has(file)) continue;
+        read.add(file);
+        readFileWithIncludes(file, env, entries);
+      }
     }
     entries.push(...environmentEntries(env));
     return { entries, repositories };

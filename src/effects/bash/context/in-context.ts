@@ -7,13 +7,16 @@
  * Called for each simple command the text already found read-only; answers a verdict to combine
  * with it (`worse`), or `undefined` when the surroundings change nothing. Never throws.
  */
-import { readFileSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { classifyCommand, innermostCommand } from "../commands.js";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { DECOMPRESSORS } from "../archives.js";
+import { classifyCommand, findExecNames, innermostCommand } from "../commands.js";
+import { isInertGitConfig } from "../git.js";
 import { undecidable, worse, type Arg, type BashVerdict } from "../verdict.js";
 import { entryKey, type ConfigEntry } from "./config-syntax.js";
 import { findRepositories, pathExists, readEffectiveConfig, type GitLocation, type Repository } from "./git-config.js";
 import { checkPathLookup } from "./path-safety.js";
+import { physicalPath, realpathOr } from "./paths.js";
 import { PROGRAM_ENV, programKeysFor } from "./program-keys.js";
 import { at } from "../../../util/narrow.js";
 
@@ -41,7 +44,12 @@ export class ContextScope {
 
   constructor(context: BashContext) {
     this.env = context.env;
+    // The process starts where chdir(2) takes it (`l/..` after a link is the link target's parent);
+    // a shell's logical `cd ..` starts from the path as written, or from PWD when it names the same directory.
     this.cwds.add(resolve(context.cwd));
+    this.cwds.add(isAbsolute(context.cwd) ? physicalPath("/", context.cwd) : resolve(context.cwd));
+    const pwd = context.env.PWD;
+    if (pwd !== undefined && isAbsolute(pwd) && realpathOr(pwd) === realpathOr(context.cwd)) this.cwds.add(resolve(pwd));
   }
 
   /** Directories whose contents the repository controls: every start directory and its work tree. */
@@ -96,26 +104,7 @@ export class ContextScope {
   }
 }
 
-/**
- * `target` from `base` as chdir(2) finds it, which `resolve` does not: the kernel takes `..`
- * after a symbolic link from the link's target (`l/..` with `l -> evil/sub` is `evil`), where
- * `resolve` drops the link. git -C, env -C and `cd -P` move this way.
- */
-export function physicalPath(base: string, target: string): string {
-  let at = isAbsolute(target) ? "/" : resolve(base);
-  for (const part of target.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      try {
-        at = realpathSync.native(at);
-      } catch {
-        // A directory that does not exist: chdir fails there, and the lexical parent stands.
-      }
-      at = dirname(at);
-    } else at = join(at, part);
-  }
-  return at;
-}
+export { physicalPath } from "./paths.js";
 
 /** Start a scope for one command line. */
 export function openScope(context: BashContext): ContextScope {
@@ -174,12 +163,25 @@ function movedScope(scope: ContextScope, chdirs: readonly Arg[]): ContextScope |
   return moved;
 }
 
+const RUNS_DECOMPRESSORS = new Set(["tar", "gunzip", "zcat"]);
+/** Environment variables a tool reads extra options (or a default archive) from. */
+const OPTION_VARIABLES: Readonly<Record<string, readonly string[]>> = {
+  tar: ["TAR_OPTIONS", "TAPE"],
+  gzip: ["GZIP"],
+  gunzip: ["GZIP"],
+  zcat: ["GZIP"],
+  unzip: ["UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT"],
+  zipinfo: ["ZIPINFO", "ZIPINFOOPT"],
+};
+
 /** `exec`: run by `env` or `xargs`, which find it on PATH even when Bash has a builtin of that name. */
 function judge(name: string, args: readonly Arg[], scope: ContextScope, exec = false): BashVerdict | undefined {
   const command = name.includes("/") ? SYSTEM_PATH.exec(name)?.[1] ?? name : name;
   if (command === "cd" || command === "pushd") {
     const afterDashes = args.findIndex((a) => a.value === "--");
-    const operands = afterDashes === -1 ? args.filter((a) => a.value === undefined || a.value === "-" || !/^-[LPe@]+$/.test(a.value)) : args.slice(afterDashes + 1);
+    // `pushd -n DIR` only adds DIR to the stack, but a later `popd` or `pushd +N` moves there: it counts as a move.
+    // Every other entry of the stack is a directory already counted, so `popd`, `dirs` and rotations move nowhere new.
+    const operands = afterDashes === -1 ? args.filter((a) => a.value === undefined || a.value === "-" || !/^-[LPe@n]+$/.test(a.value)) : args.slice(afterDashes + 1);
     const operand = operands[0];
     if (operand === undefined) scope.move("");
     else if (command === "pushd" && operand.value !== undefined && /^[+-]\d+$/.test(operand.value)) return undefined; // rotates the stack: dirs already seen
@@ -191,7 +193,14 @@ function judge(name: string, args: readonly Arg[], scope: ContextScope, exec = f
     if (v) verdict = verdict ? worse(verdict, v) : v;
   };
   note(checkStartupFile(scope));
-  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, () => (scope.lost ? undefined : scope.controlled()), exec));
+  const controlled = () => (scope.lost ? undefined : scope.controlled());
+  if (!name.includes("/")) note(checkPathLookup(name, scope.env.PATH, controlled, exec));
+  // Programs the command itself runs through PATH: find -exec's, and the decompressors of tar and gzip's scripts.
+  const runs = command === "find" ? findExecNames(args) : RUNS_DECOMPRESSORS.has(command) ? DECOMPRESSORS : [];
+  for (const program of runs) note(checkPathLookup(program, scope.env.PATH, controlled, true));
+  for (const variable of OPTION_VARIABLES[command] ?? []) {
+    if (scope.env[variable]) note(undecidable(`the environment sets ${variable}, which adds options to \`${command}\``));
+  }
   if (command === "git") note(classifyGitInContext(args, scope));
   if (command === "rg") note(classifyRipgrepInContext(args, scope));
   return verdict;
@@ -249,6 +258,10 @@ function classifyGitInContext(args: readonly Arg[], scope: ContextScope): BashVe
     if (!v.startsWith("-")) break;
     const eq = v.indexOf("=");
     const opt = v.startsWith("--") && eq !== -1 ? v.slice(0, eq) : v;
+    if (v === "-c" && isInertGitConfig(args[i + 1]?.value)) {
+      i++;
+      continue;
+    }
     if (opt === "-c" || opt === "--config-env") return undecidable(`\`git ${v}\` sets configuration for this run, which can make git run any program`);
     if (opt === "--bare") bare = true;
     if (!GLOBAL_VALUED.has(opt)) continue;
