@@ -29,7 +29,7 @@ afterAll(() => {
 type Aggregates = { score: number; scoreWithout?: number; delta?: number };
 
 /** `claude plugin eval` on a plugin dir against a mock serve; its aggregate-result.json. */
-export async function claudePluginEval(pluginDir: string, baseUrl: string, extra: string[] = []): Promise<{ cases: { name: string; aggregates: Aggregates }[]; exitCode: number | undefined; output: string }> {
+async function claudePluginEval(pluginDir: string, baseUrl: string, extra: string[] = []): Promise<{ cases: { name: string; aggregates: Aggregates }[]; exitCode: number | undefined; output: string }> {
   const home = temp("proctor-cpe-home-");
   const out = join(temp("proctor-cpe-out-"), "results");
   const result = await execa(resolveClaudeBinary(), ["plugin", "eval", pluginDir, "--trust-plugin", "--no-publish", "--output-dir", out, ...extra], {
