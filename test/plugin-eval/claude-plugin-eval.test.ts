@@ -11,11 +11,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { resolveClaudeBinary } from "../../harness/claude/binary.js";
 import { startMockServe } from "../../harness/plugin-eval/serve.js";
 import { suiteTier } from "../../harness/plugin-eval/trial.js";
+import { exportPluginEvalSuite } from "../../cli/commands/export-suite.js";
 import { readPluginEvalSuite } from "../../src/plugin-eval/read.js";
 import { runPluginEvalSuite } from "../../src/plugin-eval/run-suite.js";
 import { atLeast } from "../helpers/claude-version.js";
 
 const FIXTURE = new URL("../fixtures/plugin-eval/greeter", import.meta.url).pathname;
+const EXPORTED = new URL("../fixtures/plugin-eval/export/greet.eval.mjs", import.meta.url).pathname;
 const temps: string[] = [];
 const temp = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -77,5 +79,26 @@ describe("claude plugin eval suites", () => {
       }
     },
     900_000,
+  );
+
+  it.runIf(atLeast("2.1.332"))(
+    "proctor export claude-plugin-eval writes a suite claude plugin eval accepts and runs offline, with the checks as graders (claude ≥ 2.1.332)",
+    async () => {
+      const pluginDir = join(temp("proctor-cpe-export-"), "greeter");
+      cpSync(FIXTURE, pluginDir, { recursive: true, filter: (src) => !src.includes("/evals") });
+      const evalDir = join(pluginDir, "evals");
+      expect(await exportPluginEvalSuite([EXPORTED], evalDir)).toBe(0);
+      const suite = readPluginEvalSuite(evalDir);
+      expect(suite.cases.map((c) => c.case.graders.map((g) => `${g.type}:${g.name}`))).toEqual([["tool_used:skill-greet", "regex:output-hello-bea", "tool_used:nottool-bash", "tool_used:toolcount-skill-max-1"]]);
+      const server = await startMockServe({ suite });
+      try {
+        const theirs = await claudePluginEval(pluginDir, server.url);
+        expect(theirs.cases.map((c) => [c.name, c.aggregates.score, c.aggregates.scoreWithout]), theirs.output.slice(-3000)).toEqual([["greets Bea", 1, 1]]);
+        expect(theirs.exitCode).toBe(0);
+      } finally {
+        await server.close();
+      }
+    },
+    600_000,
   );
 });
