@@ -147,9 +147,10 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
     exit: "0 stopped by a signal · 2 bad input",
   },
   export: {
-    about: "Write eval files as a promptfoo config that runs the same prompts and checks through proctor's provider and assertion.",
-    options: { output: "write the config here (default: stdout)", real: "export the real-API tier instead of the mock tier" },
-    examples: ["npx proctor export promptfoo evals/ -o promptfooconfig.yaml"],
+    about:
+      "Write eval files as a promptfoo config that runs the same prompts and checks through proctor's provider and assertion; or (claude-plugin-eval) as a claude plugin eval suite: a case directory per eval with its case.yaml (the checks that have a grader) and its mock script as proctor.script.json. Checks without a grader are listed on stderr.",
+    options: { output: "promptfoo: write the config here (default: stdout); claude-plugin-eval: the eval dir to write (default ./evals)", real: "export the real-API tier instead of the mock tier", format: "the format, instead of the first argument: promptfoo or claude-plugin-eval" },
+    examples: ["npx proctor export promptfoo evals/ -o promptfooconfig.yaml", "npx proctor export --format claude-plugin-eval evals/greet.eval.ts -o my-plugin/evals"],
     exit: "0 written · 2 bad input",
   },
   replay: {

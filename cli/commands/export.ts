@@ -8,7 +8,7 @@ import { parseCommandArgs } from "../args.js";
 import { PROCTOR_ROOT } from "../../src/version.js";
 import type { Command } from "../command.js";
 
-const USAGE = "proctor export promptfoo EVAL_FILES… [-o promptfooconfig.yaml] [--real]";
+const USAGE = "proctor export promptfoo EVAL_FILES… [-o promptfooconfig.yaml] [--real]\n       proctor export claude-plugin-eval EVAL_FILES… [-o EVAL_DIR]   (or --format claude-plugin-eval)";
 
 /** Where this package's promptfoo modules (provider.mjs, assert.mjs) are: beside its package.json, wherever this code was bundled to. */
 function promptfooModules(): string {
@@ -23,9 +23,14 @@ function promptfooModules(): string {
  * assertion (YAML on stdout, or -o FILE). Paths in it are relative to where the config is written.
  */
 const exportCommand: Command = async (argv) => {
-  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, real: { type: "boolean" } }, USAGE);
-  const [format, ...files] = positionals;
-  if (format !== "promptfoo") throw new InvalidInputError("INVALID_INPUT", `proctor export knows one format, promptfoo; got ${JSON.stringify(format ?? "nothing")}\nusage: ${USAGE}`);
+  const { values, positionals } = parseCommandArgs(argv, { output: { type: "string", short: "o" }, real: { type: "boolean" }, format: { type: "string" } }, USAGE);
+  const [format, ...files] = values.format ? [values.format, ...positionals] : positionals;
+  if (format === "claude-plugin-eval") {
+    if (files.length === 0) throw new InvalidInputError("INVALID_INPUT", `expected eval files\nusage: ${USAGE}`);
+    const { exportPluginEvalSuite } = await import("./export-suite.js");
+    return exportPluginEvalSuite(files, values.output ?? "evals");
+  }
+  if (format !== "promptfoo") throw new InvalidInputError("INVALID_INPUT", `proctor export knows two formats, promptfoo and claude-plugin-eval; got ${JSON.stringify(format ?? "nothing")}\nusage: ${USAGE}`);
   if (files.length === 0) throw new InvalidInputError("INVALID_INPUT", `expected eval files\nusage: ${USAGE}`);
   const loaded = await loadEvalFiles(files);
   const configDir = values.output ? dirname(resolve(values.output)) : process.cwd();

@@ -92,11 +92,11 @@ export async function startMockServe(options: MockServeOptions): Promise<MockSer
       return undefined;
     }
     const server = mock as MockModel;
-    const first = firstUserTexts(body).join("\n");
-    if (isJudgePrompt(first)) {
+    const judgePrompt = firstUserTexts(body).find(isJudgePrompt);
+    if (judgePrompt !== undefined) {
       // A judge call: one tool-less answer, from the rule of the grader whose criterion it carries.
       const key = `judge-${++counter}`;
-      server.addRun({ turns: [], sideReply: scriptedJudgeAnswer(first, judgeGraders) }, { apiKey: key });
+      server.addRun({ turns: [], sideReply: scriptedJudgeAnswer(judgePrompt, judgeGraders) }, { apiKey: key });
       return key;
     }
     const session = sessionOf(request.headers, body);

@@ -431,6 +431,7 @@ const COMMANDS: Record<string, { args: string[]; stdin?: string; code: string }>
   merge: { args: ["merge", MISSING], code: "INVALID_INPUT" },
   run: { args: ["run", MISSING], code: "INVALID_INPUT" },
   export: { args: ["export", "nonsense"], code: "INVALID_INPUT" },
+  mock: { args: ["mock", "serve"], code: "INVALID_INPUT" },
   replay: { args: ["replay", path.join(dir, "missing.jsonl")], code: "TRANSCRIPT_UNREADABLE" },
   sessions: { args: ["sessions", "--no-such-option"], code: "INVALID_INPUT" },
   gate: { args: ["gate", "--purity", "spotless"], stdin: "{}", code: "INVALID_INPUT" },

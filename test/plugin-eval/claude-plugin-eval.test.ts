@@ -1,0 +1,104 @@
+/**
+ * The same `claude plugin eval` suite (test/fixtures/plugin-eval/greeter: six grader types, both
+ * arms) run by proctor on the mock tier and by `claude plugin eval` itself, offline against
+ * `proctor mock serve`: every case scores the same in both.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { resolveClaudeBinary } from "../../harness/claude/binary.js";
+import { startMockServe } from "../../harness/plugin-eval/serve.js";
+import { suiteTier } from "../../harness/plugin-eval/trial.js";
+import { exportPluginEvalSuite } from "../../cli/commands/export-suite.js";
+import { readPluginEvalSuite } from "../../src/plugin-eval/read.js";
+import { runPluginEvalSuite } from "../../src/plugin-eval/run-suite.js";
+import { atLeast } from "../helpers/claude-version.js";
+
+const FIXTURE = new URL("../fixtures/plugin-eval/greeter", import.meta.url).pathname;
+const EXPORTED = new URL("../fixtures/plugin-eval/export/greet.eval.mjs", import.meta.url).pathname;
+const temps: string[] = [];
+const temp = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+type Aggregates = { score: number; scoreWithout?: number; delta?: number };
+
+/** `claude plugin eval` on a plugin dir against a mock serve; its aggregate-result.json. */
+async function claudePluginEval(pluginDir: string, baseUrl: string, extra: string[] = []): Promise<{ cases: { name: string; aggregates: Aggregates }[]; exitCode: number | undefined; output: string }> {
+  const home = temp("proctor-cpe-home-");
+  const out = join(temp("proctor-cpe-out-"), "results");
+  const result = await execa(resolveClaudeBinary(), ["plugin", "eval", pluginDir, "--trust-plugin", "--no-publish", "--output-dir", out, ...extra], {
+    cwd: pluginDir,
+    env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, ".claude"), PATH: process.env.PATH ?? "/usr/bin:/bin", ANTHROPIC_API_KEY: "mock", ANTHROPIC_BASE_URL: baseUrl, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", CLAUDE_CODE_MAX_RETRIES: "1" },
+    extendEnv: false,
+    reject: false,
+    timeout: 480_000,
+  });
+  const output = `${result.stdout}\n${result.stderr}`;
+  let parsed: { cases: { name: string; aggregates: Aggregates }[] };
+  try {
+    parsed = JSON.parse(readFileSync(join(out, "aggregate-result.json"), "utf8"));
+  } catch {
+    throw new Error(`claude plugin eval wrote no aggregate-result.json (exit ${result.exitCode}):\n${output.slice(-3000)}`);
+  }
+  return { cases: parsed.cases, exitCode: result.exitCode, output };
+}
+
+describe("claude plugin eval suites", () => {
+  it.runIf(atLeast("2.1.332"))(
+    "proctor run and claude plugin eval (offline on proctor mock serve) score every case the same, both arms (claude ≥ 2.1.332)",
+    async () => {
+      const pluginDir = join(temp("proctor-cpe-plugin-"), "greeter");
+      cpSync(FIXTURE, pluginDir, { recursive: true });
+      const suite = readPluginEvalSuite(join(pluginDir, "evals"));
+      const server = await startMockServe({ suite });
+      try {
+        const tier = suiteTier(suite, { tier: "mock", allowTools: ["Write"] });
+        const [ours, theirs] = await Promise.all([
+          runPluginEvalSuite(suite, { runTrial: tier.runTrial, judge: tier.judge, ablation: true, runs: 1 }),
+          claudePluginEval(pluginDir, server.url, ["--runs", "1", "--allow-tools", "Write"]),
+        ]);
+        const pick = (a: Aggregates) => ({ score: a.score, scoreWithout: a.scoreWithout, delta: a.delta });
+        const proctorScores = Object.fromEntries(ours.cases.map((c) => [c.case.case.name, pick(c.aggregates)]));
+        const claudeScores = Object.fromEntries(theirs.cases.map((c) => [c.name, pick(c.aggregates)]));
+        expect(proctorScores, theirs.output.slice(-3000)).toEqual(claudeScores);
+        // Not a vacuous agreement: the arms differ, and one case falls short of 1.
+        expect(proctorScores.hello).toEqual({ score: 1, scoreWithout: 0.75, delta: 0.25 });
+        expect(proctorScores.notes?.score).toBeCloseTo(3 / 3.5, 12);
+        // Every session of the binary's runs got a case's script.
+        expect([...server.sessions.values()].filter((c) => c.startsWith("("))).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+    900_000,
+  );
+
+  it.runIf(atLeast("2.1.332"))(
+    "proctor export claude-plugin-eval writes a suite claude plugin eval accepts and runs offline, with the checks as graders (claude ≥ 2.1.332)",
+    async () => {
+      const pluginDir = join(temp("proctor-cpe-export-"), "greeter");
+      cpSync(FIXTURE, pluginDir, { recursive: true, filter: (src) => !src.includes("/evals") });
+      const evalDir = join(pluginDir, "evals");
+      expect(await exportPluginEvalSuite([EXPORTED], evalDir)).toBe(0);
+      const suite = readPluginEvalSuite(evalDir);
+      expect(suite.cases.map((c) => c.case.graders.map((g) => `${g.type}:${g.name}`))).toEqual([["tool_used:skill-greet", "regex:output-hello-bea", "tool_used:nottool-bash", "tool_used:toolcount-skill-max-1"]]);
+      const server = await startMockServe({ suite });
+      try {
+        const theirs = await claudePluginEval(pluginDir, server.url);
+        expect(theirs.cases.map((c) => [c.name, c.aggregates.score, c.aggregates.scoreWithout]), theirs.output.slice(-3000)).toEqual([["greets Bea", 1, 1]]);
+        expect(theirs.exitCode).toBe(0);
+      } finally {
+        await server.close();
+      }
+    },
+    600_000,
+  );
+});
