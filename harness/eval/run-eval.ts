@@ -11,6 +11,7 @@ import { resolveClaudeBinary } from "../claude/binary.js";
 import { claudeVars } from "../claude/env.js";
 import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { withHealth } from "../claude/health.js";
+import { withMcpWait } from "../claude/mcp-wait.js";
 import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
 import type { ProcessResult } from "../process/run-process.js";
@@ -85,9 +86,8 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
     timeoutMs: spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS,
     prepare() {
       const dirs = prepareRunDirs(spec, cwd);
-      // As runHarness: with MCP servers, claude waits for them to connect before the first turn.
-      const withMcp = dirs.mcpServers.length > 0 ? { ...spec, env: { MCP_CONNECTION_NONBLOCKING: "0", ...spec.env } } : spec;
-      return { dirs, args: buildEvalArgs(spec, dirs, cwd), env: buildEvalEnv(process.env, withMcp, dirs, apiKey) };
+      const env = withMcpWait(spec.env, dirs.mcpServers);
+      return { dirs, args: buildEvalArgs(spec, dirs, cwd), env: buildEvalEnv(process.env, env ? { ...spec, env } : spec, dirs, apiKey) };
     },
     readTrace: (proc) => parseTranscript(proc.stdout, { sourceKind: "eval" }),
     judgeHealth: (trace, dirs) => withHealth(trace, spec, dirs, undefined, { maxBudgetUsd: spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD }),
