@@ -14,6 +14,7 @@ import { resolveClaudeBinary } from "./binary.js";
 import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
 import { withHealth } from "./health.js";
+import { withMcpWait } from "./mcp-wait.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
 import { attributeSandboxDenials, hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
@@ -73,10 +74,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
     prepare() {
       trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox);
       const { dirs } = trial;
-      // With MCP servers, claude waits for them to connect before the first turn (older versions
-      // start without them, and a loaded machine then runs the eval with the server still pending).
-      const specEnv = dirs.mcpServers.length > 0 ? { MCP_CONNECTION_NONBLOCKING: "0", ...spec.env } : spec.env;
-      const env = buildChildEnv(process.env, specEnv, { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
+      const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
       return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside };
     },
     readTrace: (proc) => {

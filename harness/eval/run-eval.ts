@@ -11,6 +11,7 @@ import { resolveClaudeBinary } from "../claude/binary.js";
 import { claudeVars } from "../claude/env.js";
 import { CLAUDE_FAILURES } from "../claude/failure.js";
 import { withHealth } from "../claude/health.js";
+import { withMcpWait } from "../claude/mcp-wait.js";
 import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
 import { attributeSandboxDenials, hermeticTrial, withOriginalPlugins } from "../claude/hermetic.js";
@@ -98,9 +99,8 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
       const trial = hermeticTrial({ ...spec, script: {} } as HarnessSpec, prepareRunDirs(spec, cwd), cwd, sandbox);
       const { dirs } = trial;
       copies = trial.pluginCopies;
-      // As runHarness: with MCP servers, claude waits for them to connect before the first turn.
-      const withMcp = dirs.mcpServers.length > 0 ? { ...spec, env: { MCP_CONNECTION_NONBLOCKING: "0", ...spec.env } } : spec;
-      return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, withMcp, dirs, apiKey), outside: trial.outside };
+      const env = withMcpWait(spec.env, dirs.mcpServers);
+      return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, env ? { ...spec, env } : spec, dirs, apiKey), outside: trial.outside };
     },
     readTrace: (proc) => {
       const trace = withOriginalPlugins(parseTranscript(proc.stdout, { sourceKind: "eval" }), copies);

@@ -93,3 +93,12 @@ describe("optional: true on a script turn", () => {
     vexpect(() => validateScript({ turns: [{ text: "More?", optional: "yes" }] })).toThrow(/turns\[0\]\.optional/);
   });
 });
+
+describe("MCP servers are waited for", () => {
+  it("a run with MCP servers asks claude to connect them before the first turn; the spec's own setting wins; none, no change", async () => {
+    const { withMcpWait } = await import("../../harness/claude/mcp-wait.js");
+    vexpect(withMcpWait({ A: "1" }, ["fs"])).toEqual({ MCP_CONNECTION_NONBLOCKING: "0", A: "1" });
+    vexpect(withMcpWait({ MCP_CONNECTION_NONBLOCKING: "1" }, ["fs"])).toEqual({ MCP_CONNECTION_NONBLOCKING: "1" });
+    vexpect(withMcpWait(undefined, [])).toBeUndefined();
+  });
+});
