@@ -5,14 +5,18 @@
  * reads print what they print unconfined — `grep` included, which Claude Code's shell defines as
  * a function over its bundled ugrep.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
 import { denied, expect } from "../../src/index.js";
 import { explainBash } from "../../src/effects/bash/classify.js";
 import { CLI } from "../helpers/cli.js";
 import { claudeVersion } from "../helpers/claude-version.js";
+import { hostileCommands } from "../helpers/hostile-commands.js";
 
 const gate = (args: string) => ({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `node ${CLI} gate ${args} || exit 2`, timeout: 30 }] }] } });
 const FILES = { "notes.txt": "hello\nworld hello\n", "sub/more.txt": "hello there\n" };
@@ -20,11 +24,11 @@ const FILES = { "notes.txt": "hello\nworld hello\n", "sub/more.txt": "hello ther
 const READS = ["ls", "cat notes.txt | head -1", "grep -rn hello . | sort", "grep -n hello notes.txt", "grep -c hello notes.txt", "wc -l notes.txt sub/more.txt", "type grep | head -1"];
 const HOSTILE = "sed -e 'w PWNED' --version";
 
-async function run(settings: Record<string, unknown> | undefined, commands: string[]) {
+async function run(settings: Record<string, unknown> | undefined, commands: string[], files: Record<string, string> = FILES) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   return runHarness({
     prompt: "look around",
-    files: FILES,
+    files,
     ...(settings ? { settings } : {}),
     allowedTools: ["Bash"],
     script: { turns: [{ tools: commands.map((command) => ({ name: "Bash", input: { command, description: "look" } })) }, { text: "Done." }] },
@@ -68,4 +72,41 @@ describe(`the confining gate in the real claude binary (claude ${claudeVersion()
       await Promise.all([confined.cleanup(), plain.cleanup()]);
     }
   }, 180_000);
+
+  it("the execution oracle through claude: generated hostile commands, whatever the classifier said, change nothing and connect nowhere", async () => {
+    const root = mkdtempSync(join(tmpdir(), "proctor-confine-claude-"));
+    const outside = join(root, "outside");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "keep"), "outside\n");
+    let connections = 0;
+    const tcp = createServer((s) => {
+      connections++;
+      s.end();
+    });
+    const unix = createServer((s) => {
+      connections++;
+      s.end();
+    });
+    await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
+    await new Promise<void>((r) => unix.listen(join(root, "daemon.sock"), r));
+    const targets = { outside, tmpMarker: `/tmp/proctor-confine-PWNED-${process.pid}`, port: (tcp.address() as { port: number }).port, sock: join(root, "daemon.sock") };
+    // A fixed sample (the property test draws many more without claude), and the blind spot the classifier lets through.
+    const commands = [HOSTILE, ...fc.sample(hostileCommands(targets), { numRuns: 5, seed: 4242 })];
+    const files = { keep: "one\ntwo\nthree\n", file: "a b\nc d\n" };
+    const result = await run(gate("--purity bounded"), commands, files);
+    try {
+      vexpect(result.trace.toolCalls.map((c) => c.input.command)).toEqual(commands);
+      vexpect(result.trace.toolCalls.every((c) => c.status === "denied" || c.ran?.by === "hook")).toBe(true);
+      await new Promise((r) => setTimeout(r, 300)); // a background job, a late connection
+      vexpect(connections).toBe(0);
+      vexpect(readdirSync(result.workDir).sort()).toEqual(["file", "keep"]);
+      vexpect(readFileSync(join(result.workDir, "keep"), "utf8")).toBe(files.keep);
+      vexpect(readdirSync(outside)).toEqual(["keep"]);
+      vexpect(existsSync(targets.tmpMarker)).toBe(false);
+    } finally {
+      await result.cleanup();
+      await Promise.all([tcp, unix].map((s) => new Promise((r) => s.close(r))));
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
