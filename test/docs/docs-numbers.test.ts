@@ -26,5 +26,5 @@ describe("the README's measure example", () => {
     const out = execFileSync(process.execPath, [join(work, "measure.mjs")], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     const shortfalls = out.slice(out.indexOf("RESULT ")).split("\n").map((l) => l.trim());
     expect(shortfalls).toContain(claim);
-  }, 180_000);
+  }, 360_000);
 });
