@@ -214,6 +214,10 @@ table("xargs", [
   ["xargs --show-limits grep x", "read-only"],
   ["xargs --show-limits rm", "undecidable", /runs rm/], // --show-limits prints, then runs the command
   ["xargs --version rm", "read-only"],
+  ["xargs -I X sort", "read-only"], // no X in the arguments: nothing is appended
+  ["xargs -I X -L1 sort", "undecidable", /`sort` gets the argument/], // -L cancels -I: items are appended
+  ["xargs -I X -n2 sort", "undecidable"],
+  ["xargs -L1 -I X sort", "read-only"], // -I after -L cancels -L
 ]);
 
 table("env and version queries", [

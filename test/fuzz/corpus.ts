@@ -28,6 +28,7 @@ export const SEEDS: readonly Seed[] = [
   { command: "unzip x.zip -l", why: "unzip reads no option after the archive: `-l` is the name of a member to extract" },
   { command: "unzip -l x.zip; unzip x.zip zipped", why: "a member name after the archive extracts it" },
   { command: "uniq x.zip --unique", posix: true, why: "uniq stops reading options after its first file under POSIXLY_CORRECT, though its getopt string asks for operands in order: `--unique` is the output file (found by the fuzzer, seed 7)" },
+  { command: "echo -o out in | xargs '-I{}' -L1 sort", why: "a later -L cancels xargs's --replace, so the items are appended after all: `sort -o out in` (found by the fuzzer, seed 99)" },
   { command: "npm ls", why: "npm writes a debug log and an update-check stamp under ~/.npm on every run" },
   { command: "npm root", why: "the same for npm root" },
 ];

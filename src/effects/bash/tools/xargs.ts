@@ -58,6 +58,9 @@ export function classifyXargs(args: readonly Arg[], classify: (name: string, arg
       if (r?.value === undefined) return undecidable(`\`xargs ${o.spelling}\` gets a replacement string computed at run time`);
       replace = r.value === "" ? undefined : r.value;
     }
+    // GNU xargs: a later -L/-l/-n cancels --replace ("mutually exclusive, ignoring previous
+    // --replace value"), and the items are appended again (found by the fuzzer).
+    if (o.id === "max-lines" || o.id === "max-args") replace = undefined;
     // --help and --version exit where they are read; --show-limits prints and then runs the command.
     if (o.id === "help" || o.id === "version") return readOnly(`xargs ${o.spelling} prints and exits`);
   }
