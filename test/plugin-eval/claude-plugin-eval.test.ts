@@ -52,6 +52,15 @@ async function claudePluginEval(pluginDir: string, baseUrl: string, extra: strin
 }
 
 describe("claude plugin eval suites", () => {
+  it("proctor runs a suite's case on the mock tier, both arms, on the claude under test (every version)", async () => {
+    const suite = readPluginEvalSuite(join(FIXTURE, "evals"));
+    const hello = { ...suite, cases: suite.cases.filter((c) => c.case.name === "hello") };
+    const tier = suiteTier(hello, { tier: "mock" });
+    const outcome = await runPluginEvalSuite(hello, { runTrial: tier.runTrial, judge: tier.judge, ablation: true, runs: 1 });
+    // With the plugin the skill launches (the trace shows it); without, it cannot.
+    expect(outcome.cases[0]?.aggregates).toEqual({ score: 1, passRate: 1, scoreWithout: 0.75, passRateWithout: 0, delta: 0.25 });
+  }, 300_000);
+
   it.runIf(atLeast("2.1.332"))(
     "proctor run and claude plugin eval (offline on proctor mock serve) score every case the same, both arms (claude ≥ 2.1.332)",
     async () => {
