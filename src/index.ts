@@ -100,6 +100,8 @@ export type { StopRule, StoppingCurve } from "./stats/sequential-design.js";
 export { fisherPower, trialsPerArm, detectableDelta } from "./stats/power.js";
 export { ablateSpec, compareAblation, parseComponent, formatAblationCheck } from "./measure/ablation.js";
 export { forecastEval, renderForecast } from "./measure/forecast.js";
+export { defineTriggerSuite, scoreTriggerSuite, collisionMatrix, renderCollisionMatrix, fired } from "./eval/trigger-suite.js";
+export type { TriggerSuite, TriggerSuiteSpec, TriggerObservation, TriggerScore, PromptScore, CollisionMatrix } from "./eval/trigger-suite.js";
 export type { CheckForecast, EvalForecast, ForecastInput } from "./measure/forecast.js";
 export type { AblatedComponent, AblatableSpec, AblationCheck, AblationInfo, AblationOptions, ArmCounts } from "./measure/ablation.js";
 
