@@ -28,6 +28,9 @@ export { shouldColour } from "./trace-view/colour.js";
 export { readTraceFile, traceFromText } from "./input/read-trace.js";
 export { readChecksFile } from "./input/read-checks.js";
 
+// proctor run's HTML report
+export { renderRunReportHtml } from "./html/run-report.js";
+
 // proctor run's summary
 export { renderRunSummary } from "./summary/run-summary.js";
 

@@ -20,7 +20,7 @@ import type { AblationOptions } from "../../src/measure/ablation.js";
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
             [--claude VERSION,VERSION…] [--no-sandbox REASON]
-            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast]
+            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast] [--html FILE]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
@@ -230,6 +230,7 @@ const run: Command = async (argv) => {
       detect: { type: "string" },
       power: { type: "string" },
       forecast: { type: "boolean" },
+      html: { type: "string" },
     },
     USAGE,
   );
@@ -379,6 +380,15 @@ const run: Command = async (argv) => {
   // One eval: its CheckReport (what `proctor merge` reads); several: an array of them.
   // Always an array, one report per eval that ran: the shape doesn't change with the number of evals.
   if (values.json) await writeJson(values.json, reports);
+  if (values.html) {
+    const { renderRunReportHtml } = await import("../../reporters/html/run-report.js");
+    try {
+      mkdirSync(dirname(values.html), { recursive: true });
+      writeFileSync(values.html, renderRunReportHtml(reports));
+    } catch (error) {
+      throw new InvalidInputError("INVALID_INPUT", `cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
   if (values.junit) {
     const { diffSuites, reportSuites } = await import("../../reporters/junit/from-reports.js");
     const { buildJunitXml, writeJunit } = await import("../../reporters/junit/xml.js");

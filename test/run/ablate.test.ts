@@ -20,7 +20,8 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
   it("runs both arms and reports the delta, its interval, Fisher's p and the trials per arm to see it", { timeout: 120_000 }, async () => {
     const json = join(dir, "reports.json");
     const junit = join(dir, "run.xml");
-    const r = await proctor(["run", evalFile, "--ablate", "plugin:repo-hygiene", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
+    const html = join(dir, "run.html");
+    const r = await proctor(["run", evalFile, "--ablate", "plugin:repo-hygiene", "--json", json, "--junit", junit, "--html", html, "--quiet"], { env: noColour });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("ablation: with vs without plugin:repo-hygiene");
     expect(r.stdout).toMatch(/≈ denied\(Bash, .*?\)\s+\+100 pts \(3\/3 with vs 0\/3 without, 95% CI \+21…\+100, anytime-valid −\d+…\+100, Fisher p = 0\.100, not significant at 0\.05; ~4 trials per arm to see it at 80% power\)/);
@@ -34,6 +35,10 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
     expect(check.pValue).toBeCloseTo(0.1, 12);
     expect(check.sequence.low).toBeLessThan(0); // three trials a side show nothing anytime-valid either
 
+    // The HTML page (drawn in a browser by test/reporters/run-report-chromium.test.ts) holds the same comparison.
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain("Ablation: with vs without <code>plugin:repo-hygiene</code>");
+    expect(page).toContain("Fisher p = 0.100");
     const { suites } = parseJunit(readFileSync(junit, "utf8"));
     const text = JSON.stringify(suites[0]);
     expect(text).toContain("ablation.component");
