@@ -192,6 +192,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       dialect: "the agent's tool names: claude-code (default) or codex",
       approve: "answer allow (instead of nothing) when every check passes",
       "deadline-ms": "answer deny when no decision is reached within this many ms (default 8000)",
+      confine: "on (default): a shell call allowed only on the classifier's word runs read-only and offline in bubblewrap (updatedInput), or is denied with how to enable it where it cannot be confined; off: classifier only, which says it is weaker",
     },
     examples: ['{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"npx proctor gate --purity bounded || exit 2"}]}]}}'],
     exit: "0 answered (the decision is in the JSON on stdout) · 2 bad input, which blocks the call",

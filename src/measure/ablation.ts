@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
+import { requireObject } from "../errors/arguments.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
 import { compareProportions } from "../stats/compare.js";
 import { trialsPerArm } from "../stats/power.js";
@@ -74,6 +75,8 @@ function missing(component: AblatedComponent, present: readonly string[], where:
  * would otherwise compare a run with itself and call the part worthless).
  */
 export function ablateSpec<S extends AblatableSpec>(spec: S, component: AblatedComponent): S {
+  requireObject("ablateSpec", "spec", spec, "a run spec (mock, replay or real)");
+  requireObject("ablateSpec", "component", component, "what parseComponent returns, e.g. parseComponent(\"plugin:NAME\")");
   const { kind, name } = component;
   if (kind === "plugin") {
     const plugins = spec.plugins ?? [];
@@ -157,6 +160,10 @@ export const withoutName = (evalName: string, component: string) => `${evalName}
 
 /** Compare the arm with the component against the arm without it, check by check (matched by label). */
 export function compareAblation(withReport: CheckReport, withoutReport: CheckReport, component: string, options: AblationOptions = {}): AblationInfo {
+  for (const [name, r] of [["withReport", withReport], ["withoutReport", withoutReport]] as const) {
+    requireObject("compareAblation", name, r, "a check report from measure");
+    if (!Array.isArray(r.checks)) throw new InvalidInputError("INVALID_INPUT", `compareAblation: ${name} is not a check report (it has no checks list); pass what measure returned`);
+  }
   const alpha = options.alpha ?? 0.05;
   const power = options.power ?? 0.8;
   if (!(alpha > 0 && alpha < 1)) throw new InvalidInputError("INVALID_INPUT", `ablation: alpha must be within (0, 1), like 0.05; got ${JSON.stringify(alpha)}`, { input: "alpha" });
@@ -196,6 +203,8 @@ const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixe
 
 /** `+100 pts (3/3 with vs 0/3 without, 95% CI +21…+100, anytime-valid −… , Fisher p = 0.100, not significant at 0.05; ~4 trials per arm …)`. */
 export function formatAblationCheck(c: AblationCheck, info: Pick<AblationInfo, "alpha" | "power">, confidence = 0.95): string {
+  requireObject("formatAblationCheck", "c", c, "one of compareAblation(...).checks");
+  requireObject("formatAblationCheck", "info", info, "what compareAblation returned");
   if (c.delta === null) return "no evaluated trials in an arm";
   const ci = c.interval ? `, ${Math.round(confidence * 100)}% CI ${signed(c.interval.low)}…${signed(c.interval.high)}` : "";
   // The fixed-n interval is right only if n was fixed in advance; the anytime-valid one holds however the run was stopped.

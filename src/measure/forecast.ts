@@ -4,6 +4,7 @@
  * (`total_cost_usd` on the result line), so a forecast prices trials from a measured report (a
  * baseline's cost per trial) and, without one, bounds them by the per-run cap.
  */
+import { requireArray, requireObject } from "../errors/arguments.js";
 import { logFactorial } from "../stats/fisher.js";
 import { sequenceRule, stoppingCurve } from "../stats/sequential-design.js";
 import type { EarlyStop } from "./stopping.js";
@@ -69,6 +70,8 @@ function atLeast(n: number, p: number, k: number): number {
 
 /** The forecast of one eval: exact expected trials under the anytime-valid early stop, the chance each check passes, and the dollars. */
 export function forecastEval(input: ForecastInput): EvalForecast {
+  requireObject("forecastEval", "input", input, "{ name, trials, checks, thresholds, tier }");
+  requireArray("forecastEval", "input.checks", input.checks, "the eval's checks ({ label, kind })");
   const arms = input.arms ?? 1;
   const previous = new Map(input.previous?.checks.map((c) => [c.label, c]));
   const checks: CheckForecast[] = input.checks.flatMap((c) => {
@@ -94,6 +97,8 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** The forecast as lines for `proctor run --forecast`. */
 export function renderForecast(forecasts: readonly EvalForecast[]): string {
+  requireArray("renderForecast", "forecasts", forecasts, "what forecastEval returned, one per eval");
+  forecasts.forEach((f, i) => requireObject("renderForecast", `forecasts[${i}]`, f, "a forecast from forecastEval"));
   const lines: string[] = [];
   let usd = 0;
   let bounded = false;

@@ -22,6 +22,15 @@ import { logFactorial, type Counts } from "./fisher.js";
 import type { Interval } from "./proportion.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
 
+/** Each value a rate strictly between 0 and 1 (a minimum, α, a power), or a proctor error naming it. */
+export function requireRates(fn: string, values: Readonly<Record<string, number>>): void {
+  for (const [name, v] of Object.entries(values)) {
+    // A minimum may be 0 or 1 (a check that must always pass); α, a confidence or a power may not.
+    const ok = name === "min" ? v >= 0 && v <= 1 : v > 0 && v < 1;
+    if (typeof v !== "number" || !ok) throw new InvalidInputError("INVALID_INPUT", `${fn}: ${name} must be a number ${name === "min" ? "within 0..1" : "strictly between 0 and 1"}; got ${JSON.stringify(v) ?? String(v)}`);
+  }
+}
+
 function requireConfidence(fn: string, confidence: number): void {
   if (!(typeof confidence === "number" && confidence > 0 && confidence < 1)) {
     throw new InvalidInputError("INVALID_INPUT", `${fn}: confidence must be within (0, 1), e.g. 0.95; got ${JSON.stringify(confidence)}`, { input: "confidence" });
@@ -148,6 +157,8 @@ export function logOneSided(passes: number, n: number, min: number, side: "above
  * be wrong for any true rate, so each side may spend all of α).
  */
 export function verdictAgainst(passes: number, n: number, min: number, alpha: number): "above" | "below" | undefined {
+  requireCounts("verdictAgainst", passes, n);
+  requireRates("verdictAgainst", { min, alpha });
   if (n === 0) return undefined;
   const bar = -Math.log(alpha);
   const rate = passes / n;

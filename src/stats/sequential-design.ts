@@ -7,7 +7,7 @@
  */
 import { InvalidInputError } from "../errors/proctor-error.js";
 import { logFactorial } from "./fisher.js";
-import { verdictAgainst } from "./sequence.js";
+import { requireRates, verdictAgainst } from "./sequence.js";
 import { wilsonInterval } from "./proportion.js";
 
 /** A rule that, after n trials with `passes` passes, says "above" / "below" the minimum or nothing yet. */
@@ -15,11 +15,13 @@ export type StopRule = (passes: number, n: number) => "above" | "below" | undefi
 
 /** The anytime-valid rule `earlyStop` uses: stop once a one-sided mixture test against `min` rejects at α. */
 export function sequenceRule(min: number, alpha: number, minTrials = 1): StopRule {
+  requireRates("sequenceRule", { min, alpha });
   return (passes, n) => (n < minTrials ? undefined : verdictAgainst(passes, n, min, alpha));
 }
 
 /** The rule proctor used before confidence sequences: a fixed-n Wilson interval looked at after every trial (its error grows with the looks). */
 export function repeatedWilsonRule(min: number, confidence: number, minTrials = 1): StopRule {
+  requireRates("repeatedWilsonRule", { min, confidence });
   return (passes, n) => {
     if (n < minTrials) return undefined;
     const { low, high } = wilsonInterval(passes, n, confidence);
@@ -29,6 +31,8 @@ export function repeatedWilsonRule(min: number, confidence: number, minTrials = 
 
 /** A fixed-n test: decide only at n = `trials`, "above" when the one-sided exact binomial p ≤ α/2, "below" likewise (two-sided α). */
 export function fixedRule(min: number, alpha: number, trials: number): StopRule {
+  requireRates("fixedRule", { min, alpha });
+  if (!Number.isInteger(trials) || trials < 1) throw new InvalidInputError("INVALID_INPUT", `fixedRule: trials must be a positive integer; got ${String(trials)}`);
   const [below, above] = fixedCutoffs(min, alpha, trials);
   return (passes, n) => (n !== trials ? undefined : passes >= above ? "above" : passes <= below ? "below" : undefined);
 }
@@ -113,6 +117,7 @@ export function stoppingCurve(rule: StopRule, p: number, maxTrials: number): Sto
 
 /** Smallest fixed n whose two-sided exact test (level α) says "above" with probability ≥ power when the rate is p (> min). */
 export function fixedTrialsForPower(min: number, p: number, alpha: number, power: number, limit = 5000): number | undefined {
+  requireRates("fixedTrialsForPower", { min, p, alpha, power });
   for (let n = 1; n <= limit; n++) {
     const [, cut] = fixedCutoffs(min, alpha, n);
     if (cut > n) continue;

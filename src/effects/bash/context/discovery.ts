@@ -16,7 +16,7 @@
  */
 import { accessSync, constants, lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { ConfigError, physicalPath, readText, realpathOr, statOrUndefined } from "./paths.js";
+import { RepoConfigUnreadable, physicalPath, readText, realpathOr, statOrUndefined } from "./paths.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,13 +65,13 @@ const chompLineEnds = (text: string) => text.replace(/[\r\n]+$/, "");
 export function commonDirOf(gitDir: string, env: Env): string {
   const fromEnv = env.GIT_COMMON_DIR;
   if (fromEnv) {
-    if (!isAbsolute(fromEnv)) throw new ConfigError(`GIT_COMMON_DIR is the relative path ${JSON.stringify(fromEnv)}, which git reads from whichever directory it is in at the time`);
+    if (!isAbsolute(fromEnv)) throw new RepoConfigUnreadable(`GIT_COMMON_DIR is the relative path ${JSON.stringify(fromEnv)}, which git reads from whichever directory it is in at the time`);
     return fromEnv;
   }
   const text = readText(join(gitDir, "commondir"));
   if (text === undefined) return gitDir;
   const data = chompLineEnds(text);
-  if (data === "") throw new ConfigError(`${join(gitDir, "commondir")} is empty (git would stop here)`);
+  if (data === "") throw new RepoConfigUnreadable(`${join(gitDir, "commondir")} is empty (git would stop here)`);
   return physicalPath(gitDir, data);
 }
 
@@ -108,11 +108,11 @@ export function isGitDirectory(dir: string, env: Env): boolean {
 /** Follow a gitfile (`.git` holding `gitdir: PATH`), as `read_gitfile_gently` does. */
 export function readGitfile(file: string): string {
   const s = statOrUndefined(file);
-  if (s && s.size > MAX_GITFILE) throw new ConfigError(`${file} is too large to be a gitfile (git would stop here)`);
+  if (s && s.size > MAX_GITFILE) throw new RepoConfigUnreadable(`${file} is too large to be a gitfile (git would stop here)`);
   const text = readText(file) ?? "";
-  if (!text.startsWith("gitdir: ")) throw new ConfigError(`${file} is not a valid gitfile (git would stop here)`);
+  if (!text.startsWith("gitdir: ")) throw new RepoConfigUnreadable(`${file} is not a valid gitfile (git would stop here)`);
   const path = chompLineEnds(text).slice("gitdir: ".length);
-  if (path === "") throw new ConfigError(`${file} names no git directory (git would stop here)`);
+  if (path === "") throw new RepoConfigUnreadable(`${file} names no git directory (git would stop here)`);
   return physicalPath(dirname(file), path);
 }
 

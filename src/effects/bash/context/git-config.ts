@@ -21,7 +21,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parseConfig, parseConfigParameters, splitKey, type ConfigEntry } from "./config-syntax.js";
 import { findRepositories, readGitfile, repository, type GitLocation, type Repository } from "./discovery.js";
 import { gitlinkPaths } from "./git-index.js";
-import { ConfigError, physicalPath, readText, statOrUndefined } from "./paths.js";
+import { RepoConfigUnreadable, physicalPath, readText, statOrUndefined } from "./paths.js";
 
 export { findRepositories, type GitLocation, type Repository } from "./discovery.js";
 
@@ -50,14 +50,14 @@ const fileCache = new Map<string, CachedFile>();
 function readConfigFile(path: string): ConfigEntry[] | undefined {
   const stats = statOrUndefined(path);
   if (!stats) return undefined;
-  if (stats.isDirectory()) throw new ConfigError(`${path} is a directory, not a configuration file`);
+  if (stats.isDirectory()) throw new RepoConfigUnreadable(`${path} is a directory, not a configuration file`);
   const stamp = `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`;
   const cached = fileCache.get(path);
   if (cached?.stamp === stamp) return cached.entries;
   const text = readText(path);
   if (text === undefined) return undefined;
   const parsed = parseConfig(text, path);
-  if ("error" in parsed) throw new ConfigError(`${parsed.error} (git would refuse this configuration)`);
+  if ("error" in parsed) throw new RepoConfigUnreadable(`${parsed.error} (git would refuse this configuration)`);
   fileCache.set(path, { stamp, entries: parsed.entries });
   return parsed.entries;
 }
@@ -67,14 +67,14 @@ const isInclude = (e: ConfigEntry) => e.name === "path" && ((e.section === "incl
 /** Resolve an include path as git does: `~/` is HOME, a relative path is relative to the including file. */
 function includeTarget(entry: ConfigEntry, from: string | undefined, env: Env): string {
   const value = entry.value;
-  if (value === undefined || value === "") throw new ConfigError(`${entry.origin}: ${entry.section}.path has no value`);
+  if (value === undefined || value === "") throw new RepoConfigUnreadable(`${entry.origin}: ${entry.section}.path has no value`);
   if (value.startsWith("~/") || value === "~") {
-    if (!env.HOME) throw new ConfigError(`${entry.origin}: cannot resolve the include ${value} without HOME`);
+    if (!env.HOME) throw new RepoConfigUnreadable(`${entry.origin}: cannot resolve the include ${value} without HOME`);
     return join(env.HOME, value.slice(1));
   }
-  if (value.startsWith("~") || value.startsWith("%(")) throw new ConfigError(`${entry.origin}: proctor cannot resolve the include ${value}`);
+  if (value.startsWith("~") || value.startsWith("%(")) throw new RepoConfigUnreadable(`${entry.origin}: proctor cannot resolve the include ${value}`);
   if (isAbsolute(value)) return value;
-  if (from === undefined) throw new ConfigError(`${entry.origin}: a relative include (${value}) outside a file`);
+  if (from === undefined) throw new RepoConfigUnreadable(`${entry.origin}: a relative include (${value}) outside a file`);
   return resolve(dirname(from), value);
 }
 
@@ -83,7 +83,7 @@ function expand(entries: readonly ConfigEntry[], from: string | undefined, env: 
   for (const entry of entries) {
     out.push(entry);
     if (!isInclude(entry)) continue;
-    if (depth >= MAX_INCLUDE_DEPTH) throw new ConfigError(`${entry.origin}: includes nest deeper than git allows (${MAX_INCLUDE_DEPTH})`);
+    if (depth >= MAX_INCLUDE_DEPTH) throw new RepoConfigUnreadable(`${entry.origin}: includes nest deeper than git allows (${MAX_INCLUDE_DEPTH})`);
     const target = includeTarget(entry, from, env);
     const included = readConfigFile(target);
     // git skips an include that does not exist; nothing in it can run.
@@ -120,17 +120,17 @@ function environmentEntries(env: Env): ConfigEntry[] {
   const params = env.GIT_CONFIG_PARAMETERS;
   if (params !== undefined && params.trim() !== "") {
     const parsed = parseConfigParameters(params);
-    if (!parsed) throw new ConfigError("GIT_CONFIG_PARAMETERS does not parse");
+    if (!parsed) throw new RepoConfigUnreadable("GIT_CONFIG_PARAMETERS does not parse");
     out.push(...parsed);
   }
   const count = env.GIT_CONFIG_COUNT;
   if (count !== undefined && count !== "") {
     const n = Number(count);
-    if (!Number.isInteger(n) || n < 0) throw new ConfigError(`GIT_CONFIG_COUNT is not a count: ${JSON.stringify(count)}`);
+    if (!Number.isInteger(n) || n < 0) throw new RepoConfigUnreadable(`GIT_CONFIG_COUNT is not a count: ${JSON.stringify(count)}`);
     for (let k = 0; k < n; k++) {
       const key = env[`GIT_CONFIG_KEY_${k}`];
       const entry = key === undefined ? undefined : splitKey(key, `GIT_CONFIG_KEY_${k}`);
-      if (!entry) throw new ConfigError(`GIT_CONFIG_KEY_${k} is missing or not a key`);
+      if (!entry) throw new RepoConfigUnreadable(`GIT_CONFIG_KEY_${k} is missing or not a key`);
       const value = env[`GIT_CONFIG_VALUE_${k}`];
       out.push(value === undefined ? entry : { ...entry, value });
     }
@@ -185,7 +185,7 @@ function submodulesOf(repo: Repository, env: Env, depth: number, out: Repository
       names = readdirSync(dir);
     } catch (error) {
       if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return;
-      throw new ConfigError(`cannot list ${dir} (${(error as Error).message})`);
+      throw new RepoConfigUnreadable(`cannot list ${dir} (${(error as Error).message})`);
     }
     for (const name of names) {
       const sub = join(dir, name);
@@ -233,7 +233,7 @@ export function readEffectiveConfig(location: GitLocation, env: Env): ConfigResu
     entries.push(...environmentEntries(env));
     return { entries, repositories };
   } catch (error) {
-    if (error instanceof ConfigError) return { error: error.message };
+    if (error instanceof RepoConfigUnreadable) return { error: error.message };
     return { error: `proctor could not read the git configuration (${(error as Error).message})` };
   }
 }

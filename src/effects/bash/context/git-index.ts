@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, statOrUndefined } from "./paths.js";
+import { RepoConfigUnreadable, statOrUndefined } from "./paths.js";
 
 /** An index larger than this is not read; the caller answers undecidable. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -79,8 +79,8 @@ function parse(buf: Buffer, hashSize: number): Parsed | undefined {
 function readIndex(file: string): Parsed | undefined {
   const stats = statOrUndefined(file);
   if (!stats) return undefined;
-  if (!stats.isFile()) throw new ConfigError(`${file} is not a regular file, so proctor cannot read the submodules listed in it`);
-  if (stats.size > MAX_INDEX_BYTES) throw new ConfigError(`${file} is larger than proctor reads (${MAX_INDEX_BYTES} bytes), so the submodules listed in it are unknown`);
+  if (!stats.isFile()) throw new RepoConfigUnreadable(`${file} is not a regular file, so proctor cannot read the submodules listed in it`);
+  if (stats.size > MAX_INDEX_BYTES) throw new RepoConfigUnreadable(`${file} is larger than proctor reads (${MAX_INDEX_BYTES} bytes), so the submodules listed in it are unknown`);
   const stamp = `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`;
   const hit = cache.get(file);
   if (hit?.stamp === stamp) return hit.parsed;
@@ -88,10 +88,10 @@ function readIndex(file: string): Parsed | undefined {
   try {
     buf = readFileSync(file);
   } catch (error) {
-    throw new ConfigError(`cannot read ${file} (${(error as Error).message})`);
+    throw new RepoConfigUnreadable(`cannot read ${file} (${(error as Error).message})`);
   }
   const parsed = parse(buf, 20) ?? parse(buf, 32);
-  if (!parsed) throw new ConfigError(`${file} is not an index proctor can read, so the submodules listed in it are unknown`);
+  if (!parsed) throw new RepoConfigUnreadable(`${file} is not an index proctor can read, so the submodules listed in it are unknown`);
   cache.set(file, { stamp, parsed });
   return parsed;
 }

@@ -24,18 +24,18 @@ export function physicalPath(base: string, target: string): string {
 }
 
 /** What the context could not read: the caller answers undecidable with this message. */
-export class ConfigError extends Error {}
+export class RepoConfigUnreadable extends Error {}
 
 const missing = (error: unknown): boolean => ["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "");
 
-/** `stat` (following links), `undefined` when absent; any other failure is a ConfigError. */
+/** `stat` (following links), `undefined` when absent; any other failure is a RepoConfigUnreadable. */
 export function statOrUndefined(path: string): Stats | undefined {
   try {
     // No exception for the common case, a file that is not there: the gate runs per tool call.
     return statSync(path, { throwIfNoEntry: false });
   } catch (error) {
     if (missing(error)) return undefined;
-    throw new ConfigError(`cannot inspect ${path} (${(error as Error).message})`);
+    throw new RepoConfigUnreadable(`cannot inspect ${path} (${(error as Error).message})`);
   }
 }
 
@@ -46,7 +46,7 @@ export function readText(path: string): string | undefined {
     return readFileSync(path, "utf8");
   } catch (error) {
     if (missing(error)) return undefined;
-    throw new ConfigError(`cannot read ${path} (${(error as Error).message})`);
+    throw new RepoConfigUnreadable(`cannot read ${path} (${(error as Error).message})`);
   }
 }
 
