@@ -71,7 +71,7 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const ratio = (i) => median(samples[i].map((ms, round) => ms / samples[0][round]));
 console.log(`medians of ${ROUNDS} interleaved rounds:`);
-cases.forEach(([label], i) => console.log(`  ${label}: ${median(samples[i]).toFixed(1)} ms${i === 0 ? "" : ` = ${ratio(i).toFixed(2)}× bash -c`}`));
+for (const [i, [label]] of cases.entries()) console.log(`  ${label}: ${median(samples[i]).toFixed(1)} ms${i === 0 ? "" : ` = ${ratio(i).toFixed(2)}× bash -c`}`);
 console.log(`figure: confine-sandbox-vs-bash = ${ratio(1).toFixed(2)} (goal ≤ 2)`);
 console.log(`figure: confine-gate-plus-sandbox-vs-bash = ${ratio(2).toFixed(2)} (goal ≤ 2)`);
 console.log(`floor: confine-gate-plus-sandbox-vs-bash = ${ratio(3).toFixed(2)} (node running an empty file, then bash -c: any node hook pays it)`);

@@ -98,7 +98,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 /** The forecast as lines for `proctor run --forecast`. */
 export function renderForecast(forecasts: readonly EvalForecast[]): string {
   requireArray("renderForecast", "forecasts", forecasts, "what forecastEval returned, one per eval");
-  forecasts.forEach((f, i) => requireObject("renderForecast", `forecasts[${i}]`, f, "a forecast from forecastEval"));
+  for (const [i, f] of forecasts.entries()) requireObject("renderForecast", `forecasts[${i}]`, f, "a forecast from forecastEval");
   const lines: string[] = [];
   let usd = 0;
   let bounded = false;
