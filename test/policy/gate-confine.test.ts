@@ -59,10 +59,14 @@ describe("proctor gate confines what passes on the classifier's word", () => {
     expect((await gate(["--purity", "bounded"], "Read", { file_path: "notes.txt" })).answer).toBeUndefined();
   });
 
-  it("a hostile command the classifier lets through writes nothing when the rewrite runs", async () => {
-    const { answer } = await gate(["--purity", "bounded"], "Bash", { command: "sed -e 'w PWNED' --version" });
+  it("the rewrite holds where the classifier would be wrong: the gate's wrapper around a writing command writes nothing", async () => {
+    // The classifier now refuses every hostile command the corpora hold (e.g. `sed -e 'w PWNED' --version`),
+    // so stand in for its next mistake: the gate's own rewrite of a read, with the inner command swapped.
+    const { answer } = await gate(["--purity", "bounded"], "Bash", { command: "cat notes.txt" });
     expect(answer?.permissionDecision).toBe("allow");
-    const r = bash(String(answer?.updatedInput?.command));
+    const rewritten = String(answer?.updatedInput?.command);
+    expect(rewritten).toContain("'cat notes.txt'");
+    const r = bash(rewritten.replace("'cat notes.txt'", "'touch PWNED'"));
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/Read-only file system/);
     expect(existsSync(join(work, "PWNED"))).toBe(false);
