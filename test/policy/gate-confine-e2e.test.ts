@@ -7,10 +7,10 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect as vexpect, it } from "vitest";
+import { afterAll, describe, expect as vexpect, it } from "vitest";
 import { runHarness } from "../../harness/index.js";
 import { denied, expect } from "../../src/index.js";
 import { explainBash } from "../../src/effects/bash/classify.js";
@@ -22,7 +22,16 @@ const gate = (args: string) => ({ hooks: { PreToolUse: [{ matcher: "*", hooks: [
 const FILES = { "notes.txt": "hello\nworld hello\n", "sub/more.txt": "hello there\n" };
 // ugrep searches a tree in parallel, in no fixed order (unconfined too): a recursive grep is sorted.
 const READS = ["ls", "cat notes.txt | head -1", "grep -rn hello . | sort", "grep -n hello notes.txt", "grep -c hello notes.txt", "wc -l notes.txt sub/more.txt", "type grep | head -1"];
-const HOSTILE = "sed -e 'w PWNED' --version";
+// A command the classifier rightly calls read-only, made to write by what it takes on trust (docs/safety.md,
+// "Programs on PATH"): a `tac` earlier on PATH, in a directory no one else may write, that writes first.
+const HOSTILE = "tac notes.txt";
+const wrapBin = join(mkdtempSync(join(homedir(), ".proctor-wrap-")), "bin");
+mkdirSync(wrapBin);
+writeFileSync(join(wrapBin, "tac"), '#!/bin/sh\necho pwned > PWNED || exit 1\nexec /usr/bin/tac "$@"\n', { mode: 0o755 });
+const wrapPath = `${wrapBin}:${process.env.PATH}`;
+afterAll(() => rmSync(join(wrapBin, ".."), { recursive: true, force: true }));
+// Claude Code's own sandbox stays off: the gate confines each call itself, and a nested bwrap cannot start inside it.
+const SANDBOX_OFF = { off: "the gate under test confines each call itself; bwrap cannot nest inside claude's sandbox" } as const;
 
 async function run(settings: Record<string, unknown> | undefined, commands: string[], files: Record<string, string> = FILES) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
@@ -31,25 +40,26 @@ async function run(settings: Record<string, unknown> | undefined, commands: stri
     files,
     ...(settings ? { settings } : {}),
     allowedTools: ["Bash"],
+    sandbox: SANDBOX_OFF,
+    env: { PATH: wrapPath },
     script: { turns: [{ tools: commands.map((command) => ({ name: "Bash", input: { command, description: "look" } })) }, { text: "Done." }] },
   });
 }
 
 describe(`the confining gate in the real claude binary (claude ${claudeVersion()})`, () => {
   it("lets a hostile read-only-looking command through, confined: it writes nothing and the Trace shows both commands", async () => {
-    // The classifier's known blind spot this test leans on: `sed`'s `w` command behind --version.
-    vexpect(explainBash(HOSTILE).effect).toBe("read-only");
+    vexpect(explainBash(HOSTILE, { cwd: tmpdir(), env: { ...process.env, PATH: wrapPath } }).effect).toBe("read-only");
     const result = await run(gate("--purity bounded"), [HOSTILE, "cat notes.txt"]);
     try {
       const [hostile, read] = result.trace.toolCalls;
       vexpect(existsSync(join(result.workDir, "PWNED"))).toBe(false);
       vexpect(hostile?.input.command).toBe(HOSTILE);
       vexpect(hostile?.ran?.by).toBe("hook");
-      vexpect(hostile?.ran?.command).toMatch(/bwrap' '--ro-bind' '\/' '\/'.* -- \/bin\/bash -c 'sed -e '\\''w PWNED'\\'' --version'/);
+      vexpect(hostile?.ran?.command).toMatch(/bwrap' '--ro-bind' '\/' '\/'.* -- \/bin\/bash -c 'tac notes.txt'/);
       vexpect(hostile?.ran?.refused).toBe("Read-only file system");
       vexpect([hostile?.status, hostile?.deniedBy]).toEqual(["denied", "sandbox"]);
       vexpect(result.trace.errors.map((e) => e.kind)).toContain("confinement-refused");
-      expect(result.trace, [denied("Bash", { command: /w PWNED/ }, { by: "sandbox" })]);
+      expect(result.trace, [denied("Bash", { command: /^tac / }, { by: "sandbox" })]);
       vexpect([read?.status, read?.result, read?.ran?.by]).toEqual(["success", "hello\nworld hello", "hook"]);
       vexpect(read?.ran?.refused).toBeUndefined();
     } finally {
