@@ -25,6 +25,8 @@ describe("proctor gate in the real claude binary", () => {
       prompt: "inspect, then clean up",
       files: { "notes.txt": "keep me\n" },
       settings: gateSettings("--purity bounded"),
+      // The gate confines what it lets through itself; bwrap cannot nest inside claude's own sandbox.
+      sandbox: { off: "the gate under test confines each call itself" },
       script: {
         turns: [
           {
@@ -65,6 +67,8 @@ describe("proctor gate in the real claude binary", () => {
       prompt: "look around",
       files: { "notes.txt": "keep me\n" },
       settings: gateSettings("--purity bounded"),
+      // The gate confines what it lets through itself; bwrap cannot nest inside claude's own sandbox.
+      sandbox: { off: "the gate under test confines each call itself" },
       allowedTools: ["Bash"],
       script: {
         turns: [
@@ -94,6 +98,8 @@ describe("proctor gate in the real claude binary", () => {
     const result = await runHarness({
       prompt: "look around",
       settings: gateSettings(`--policy ${policy} --rung auto`),
+      // The gate confines what it lets through itself; bwrap cannot nest inside claude's own sandbox.
+      sandbox: { off: "the gate under test confines each call itself" },
       script: {
         turns: [
           {
