@@ -142,7 +142,7 @@ describe("proctor run (the examples, real claude binary + mock model)", () => {
     // The recording is from claude 2.1.197: on another version the reworded deny is drift, said apart.
     if (claudeVersion() !== "2.1.197") expect(r.stdout).toMatch(/the recorded rm -rf is still denied: version drift, not a divergence: .*hook-deny-prefix/);
     expect(r.stdout).toMatch(/3 evals: 3 passed · \$0 \(mock\) · /); // mock tokens priced by the CLI are no one's bill
-    expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · claude [\d.]+ · 1\/1 trials · \$0 \(mock\) · [\d,]+ tokens/);
+    expect(r.stdout).toMatch(/✓ guard blocks rm -rf {2}mock · claude [\d.]+ · 1\/1 trials · \$0 \(mock; claude priced it \$[\d.]+\) · [\d,]+ tokens/);
     expect(existsSync(junit)).toBe(true);
   }, 120_000);
 });
