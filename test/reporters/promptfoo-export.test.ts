@@ -65,7 +65,7 @@ describe("proctor export promptfoo", () => {
   });
 
   it("exits 2 for an unknown format or no files", async () => {
-    expect((await proctor(["export", "csv", examples])).stderr).toContain("proctor export knows one format, promptfoo");
+    expect((await proctor(["export", "csv", examples])).stderr).toContain("proctor export knows two formats, promptfoo and claude-plugin-eval");
     expect((await proctor(["export", "promptfoo"])).exitCode).toBe(2);
   });
 });
