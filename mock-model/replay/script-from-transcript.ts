@@ -91,9 +91,12 @@ export function pathsOutside(input: unknown, workDir: string, allowed: readonly 
   return out;
 }
 
-/** The replay's work dir, read from the system prompt the CLI sends. */
+/**
+ * The replay's work dir as the CLI tells the model: in the system prompt (claude 2.1.197), or in
+ * the environment reminder of a user message (2.1.332) — never in the model's own words.
+ */
 function workDirOf(request: ModelRequest): string | undefined {
-  return WORKDIR.exec(request.system)?.[1]?.trim();
+  return WORKDIR.exec(request.system)?.[1]?.trim() ?? WORKDIR.exec(request.inbound ?? "")?.[1]?.trim();
 }
 
 /** Every string inside `value` with `from` replaced by `to`. */

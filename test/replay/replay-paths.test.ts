@@ -14,7 +14,11 @@ import type { TurnContext } from "../../src/eval/script-types.js";
 
 const examples = new URL("../../examples", import.meta.url).pathname;
 const base = { cwd: examples, fixture: "./fixtures/app" } as const;
-const workDirOf = (c: TurnContext) => /Working directory: (.+)/.exec(c.request.system)?.[1]?.trim() ?? "/nowhere";
+// The main agent's system prompt names the work dir; a subagent's does on some claude versions only.
+let recordedCwd = "/nowhere";
+const seeWorkDir = (c: TurnContext) => {
+  recordedCwd = /[Ww]orking directory: (.+)/.exec(`${c.request.system}\n${c.request.inbound ?? ""}`)?.[1]?.trim() ?? recordedCwd;
+};
 
 let dir: string;
 let outside: string;
@@ -32,11 +36,14 @@ beforeAll(async () => {
     prompt: "Save the data",
     script: {
       turns: [
-        { tools: [{ name: "Read", input: { file_path: outside } }] },
+        (c) => {
+          seeWorkDir(c);
+          return { tools: [{ name: "Read", input: { file_path: outside } }] };
+        },
         { tools: [{ name: "Agent", input: { description: "write", prompt: "Save the data", subagent_type: "general-purpose", run_in_background: false } }] },
         { text: "Summary: the report is written." },
       ],
-      subagents: [{ type: "general-purpose", turns: [(c) => ({ tools: [{ name: "Write", input: { file_path: `${workDirOf(c)}/data.json`, content: "{}\n" } }] }), { text: "Written." }] }],
+      subagents: [{ type: "general-purpose", turns: [() => ({ tools: [{ name: "Write", input: { file_path: `${recordedCwd}/data.json`, content: "{}\n" } }] }), { text: "Written." }] }],
     },
   });
   recordedWorkDir = run.workDir;
