@@ -107,6 +107,8 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       threshold: "a claude plugin eval suite: a case passes when its score is at least this (default 1)",
       "output-dir": "a claude plugin eval suite: where aggregate-result.json goes (default EVAL_DIR/results/<time>/)",
       "judge-model": "a claude plugin eval suite on --real: the model of llm graders' judge (default haiku)",
+      "allow-real-servers": "a claude plugin eval suite with mocks/: start the plugin's MCP servers the suite does not mock (by default they do not start and their tools are unavailable), as claude plugin eval --allow-real-servers does",
+      mocks: "a claude plugin eval suite: on (default) serves the suite's mocks/ stand-ins in place of the plugin's MCP servers; off runs the real servers",
       "allow-tools": "a claude plugin eval suite: grant these gated tools (Bash, Write, Edit, WebFetch, mcp__*; Tool(pattern) too) to every case, as claude plugin eval --allow-tools does; a case's gated allowed_tools without a grant are withheld",
       "write-scripts": "a claude plugin eval suite on --real: write each case's first run as <case>/proctor.script.json and proctor.recording.jsonl (never overwriting), for the mock and replay tiers",
       "no-sandbox": "run every trial without claude's own sandbox around Bash, for this reason (kept in each trace): mock and replay trials are sandboxed by default (needs bwrap and socat on Linux), real ones only when their spec sets sandbox",

@@ -24,6 +24,10 @@ export interface SuiteRunOptions {
   readonly junit?: string | undefined;
   readonly judgeModel?: string | undefined;
   readonly allowTools?: readonly string[] | undefined;
+  /** Start the plugin's MCP servers the suite does not mock (claude's --allow-real-servers). */
+  readonly allowRealServers?: boolean | undefined;
+  /** `off`: run without the suite's mocks/ (claude's --mocks off). */
+  readonly mocks?: "on" | "off" | undefined;
   readonly writeScripts: boolean;
   readonly quiet: boolean;
   readonly signal: AbortSignal;
@@ -67,7 +71,11 @@ export async function runSuiteCommand(options: SuiteRunOptions): Promise<number>
   const written: string[] = [];
   // Loaded only for a run that writes scripts.
   const fromTranscript = options.writeScripts ? (await import("../../mock-model/replay/script-from-transcript.js")).scriptFromTranscript : undefined;
-  const tier = suiteTier(suite, { tier: options.tier, claudePath: process.env.PROCTOR_CLAUDE, judgeModel: options.judgeModel, allowTools: options.allowTools, signal: options.signal, ...(fromTranscript ? { onStream: scriptWriter(written, fromTranscript) } : {}) });
+  const tier = suiteTier(suite, { tier: options.tier, claudePath: process.env.PROCTOR_CLAUDE, judgeModel: options.judgeModel, allowTools: options.allowTools, allowRealServers: options.allowRealServers, mocks: options.mocks, signal: options.signal, ...(fromTranscript ? { onStream: scriptWriter(written, fromTranscript) } : {}) });
+  if (tier.mocks && !options.quiet) {
+    process.stderr.write(`mocked: ${tier.mocks.servers.join(", ")}${tier.mocks.withheld.length ? ` · not started (no mock): ${tier.mocks.withheld.join(", ")} — their tools are unavailable; --allow-real-servers starts them` : ""}\n`);
+    for (const w of tier.mocks.warnings) process.stderr.write(`⚠ ${w}\n`);
+  }
   const startedAt = new Date();
   const outcome = await runPluginEvalSuite(suite, {
     runTrial: tier.runTrial,
@@ -79,7 +87,7 @@ export async function runSuiteCommand(options: SuiteRunOptions): Promise<number>
     progress: options.quiet ? false : "auto",
     signal: options.signal,
     onCase: () => {},
-  });
+  }).finally(() => tier.close());
   for (const c of outcome.cases) process.stdout.write(`${caseLine(c, outcome.threshold)}\n`);
   const a = outcome.aggregates;
   process.stdout.write(`${a.casesTotal} case(s) · ${a.casesPassed} passed · score ${fmt(a.overallScore)}${a.meanDelta !== undefined ? ` · mean Δ ${signed(a.meanDelta)}` : ""}\n`);

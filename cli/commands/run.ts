@@ -22,7 +22,7 @@ const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials
             [--claude VERSION,VERSION…] [--no-sandbox REASON]
             [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast] [--html FILE]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
-            [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
+            [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--allow-real-servers] [--mocks on|off] [--write-scripts]   (a claude plugin eval suite)`;
 
 /** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
 const DEFAULT_DIRS = ["evals", "examples"];
@@ -130,6 +130,12 @@ async function pluginEvalSuites(paths: readonly string[]): Promise<string[] | un
   return suites;
 }
 
+/** --mocks on|off of a suite run, refused when it is neither. */
+function mocksSwitch(value: string | undefined): "on" | "off" | undefined {
+  if (value === undefined || value === "on" || value === "off") return value;
+  throw new InvalidInputError("INVALID_INPUT", `--mocks is on or off; got ${JSON.stringify(value)}\nusage: ${USAGE}`);
+}
+
 /** --detect, --power and --alpha of the ablation comparison, refused when malformed. */
 function ablationOptions(values: { detect?: string | undefined; power?: string | undefined }, alpha: number | undefined): AblationOptions {
   const detect = values.detect === undefined ? undefined : Number(values.detect);
@@ -225,6 +231,8 @@ const run: Command = async (argv) => {
       "judge-model": { type: "string" },
       "write-scripts": { type: "boolean" },
       "allow-tools": { type: "string", multiple: true },
+      "allow-real-servers": { type: "boolean" },
+      mocks: { type: "string" },
       "no-sandbox": { type: "string" },
       ablate: { type: "string" },
       detect: { type: "string" },
@@ -276,6 +284,8 @@ const run: Command = async (argv) => {
           junit: values.junit,
           judgeModel: values["judge-model"],
           allowTools: values["allow-tools"],
+          allowRealServers: values["allow-real-servers"] === true,
+          mocks: mocksSwitch(values.mocks),
           writeScripts: values["write-scripts"] === true,
           quiet: values.quiet === true,
           signal: controller.signal,
@@ -287,7 +297,7 @@ const run: Command = async (argv) => {
       interruption.release();
     }
   }
-  for (const flag of ["ablation", "threshold", "output-dir", "judge-model", "write-scripts", "allow-tools"] as const) {
+  for (const flag of ["ablation", "threshold", "output-dir", "judge-model", "write-scripts", "allow-tools", "allow-real-servers", "mocks"] as const) {
     if (values[flag] !== undefined) throw new InvalidInputError("INVALID_INPUT", `--${flag} is for claude plugin eval suites (an eval dir of case directories); ${positionals.join(", ") || "the given paths"} holds none\nusage: ${USAGE}`);
   }
   let paths = positionals;

@@ -13,6 +13,8 @@ import { isJudgePrompt, scriptedJudgeAnswer, type JudgeRules } from "../../src/p
 import type { Grader, PluginEvalSuite } from "../../src/plugin-eval/types.js";
 import { startMockModel, type MockModel, type RawRequest } from "../../mock-model/server/start.js";
 import { readSidecar, type CaseSidecar } from "./sidecar.js";
+import { readSuiteMocks } from "../../src/plugin-eval/mocks.js";
+import { scriptedReply, type AnswerRule } from "../../src/plugin-eval/mock-respond.js";
 
 export interface MockServeOptions {
   /** A suite whose cases' sidecars script the sessions they start. */
@@ -31,7 +33,26 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-type Body = { messages?: { role?: string; content?: unknown }[]; tools?: unknown[]; metadata?: { user_id?: unknown } };
+type Body = { system?: unknown; messages?: { role?: string; content?: unknown }[]; tools?: unknown[]; metadata?: { user_id?: unknown } };
+
+/** The server an agent-played mock call stands in for (claude's responder prompt names it); undefined for other calls. */
+function standInServer(body: Body): string | undefined {
+  const system = typeof body.system === "string" ? body.system : Array.isArray(body.system) ? body.system.map((b: { text?: unknown }) => (typeof b?.text === "string" ? b.text : "")).join("\n") : "";
+  return /You are standing in for the MCP server "([^"]+)"/.exec(system)?.[1];
+}
+
+/** The tool and arguments of an agent-played mock call: the last user message's "Current call: T\nArguments:\n{…}". */
+function standInCall(body: Body): { tool: string; input: unknown } | undefined {
+  const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
+  const text = typeof last?.content === "string" ? last.content : Array.isArray(last?.content) ? last.content.map((b: { text?: unknown }) => (typeof b?.text === "string" ? b.text : "")).join("\n") : "";
+  const m = /Current call: (\S+)\s*\nArguments:\s*\n([\s\S]*)$/.exec(text);
+  if (!m) return undefined;
+  try {
+    return { tool: m[1] ?? "", input: JSON.parse(m[2] ?? "{}") };
+  } catch {
+    return { tool: m[1] ?? "", input: m[2] };
+  }
+}
 
 /** The session a request belongs to: claude's session header, else the session in `metadata.user_id`. */
 export function sessionOf(headers: RawRequest["headers"], body: Body): string | undefined {
@@ -74,6 +95,9 @@ export async function startMockServe(options: MockServeOptions): Promise<MockSer
   const scripted = cases.filter((x): x is { c: (typeof cases)[number]["c"]; sidecar: CaseSidecar } => x.sidecar !== undefined);
   const judgeGraders: { grader: Grader; rules: JudgeRules }[] = scripted.flatMap(({ c, sidecar }) => c.case.graders.map((grader) => ({ grader, rules: sidecar.judge })));
   const plugin = pluginName(options.suite?.pluginDir);
+  // Agent-played MCP mocks answer from the suite's proctor.answers.json, as proctor run's stand-ins do.
+  const mocks = options.suite ? readSuiteMocks(options.suite.root) : undefined;
+  const answers = new Map<string, ReadonlyMap<string, readonly AnswerRule[]>>((mocks?.servers ?? []).map((s) => [s.name, s.answers]));
   const sessions = new Map<string, string>();
   let counter = 0;
   let mock: MockModel | undefined;
@@ -92,6 +116,14 @@ export async function startMockServe(options: MockServeOptions): Promise<MockSer
       return undefined;
     }
     const server = mock as MockModel;
+    const standIn = standInServer(body);
+    if (standIn !== undefined) {
+      const call = standInCall(body);
+      const reply = call ? scriptedReply(answers.get(standIn)?.get(call.tool), call.input) : undefined;
+      const key = `stand-in-${++counter}`;
+      server.addRun({ turns: [], sideReply: reply ?? `ABORT: no scripted answer for the agent-played ${standIn}/${call?.tool ?? "?"} with this input — add one to mocks/${standIn}/proctor.answers.json` }, { apiKey: key });
+      return key;
+    }
     const judgePrompt = firstUserTexts(body).find(isJudgePrompt);
     if (judgePrompt !== undefined) {
       // A judge call: one tool-less answer, from the rule of the grader whose criterion it carries.

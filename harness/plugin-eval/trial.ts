@@ -4,7 +4,8 @@
  * claude's own runner sets up a case: `--permission-mode dontAsk`, the case's allowed and
  * disallowed tools, max turns, timeout, model and env, the plugin loaded only in the `with` arm.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { TrialContext } from "../../src/measure/measure.js";
@@ -12,6 +13,9 @@ import { evidenceFromStream, type AskJudge, type RunEvidence } from "../../src/p
 import type { SuiteTrial } from "../../src/plugin-eval/run-suite.js";
 import type { Arm } from "../../src/plugin-eval/score.js";
 import { scriptedJudgeAnswer } from "../../src/plugin-eval/scripted-judge.js";
+import { mockCallLine } from "../../src/plugin-eval/mock-respond.js";
+import { readSuiteMocks, type SuiteMocks } from "../../src/plugin-eval/mocks.js";
+import { readCallLog, shadowPlugin, type ShadowPlugin } from "./shadow.js";
 import type { PluginEvalSuite, SuiteCase } from "../../src/plugin-eval/types.js";
 import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
 import type { Trace } from "../../src/trace/types.js";
@@ -33,20 +37,22 @@ export interface SuiteTierOptions {
   readonly signal?: AbortSignal | undefined;
   /** Operator grants for gated tools (Bash, Write, Edit, WebFetch, mcp__*), as claude plugin eval's --allow-tools. */
   readonly allowTools?: readonly string[] | undefined;
+  /** Let a plugin's MCP servers that the suite does not mock start for real (claude's --allow-real-servers). */
+  readonly allowRealServers?: boolean | undefined;
+  /** `off`: ignore the suite's mocks/ (claude's --mocks off); the plugin's servers then start for real. */
+  readonly mocks?: "on" | "off" | undefined;
   /** Called with each run's raw stream-json (e.g. to write a first script from a real run). */
   readonly onStream?: ((c: SuiteCase, arm: Arm, trial: number, stdout: string) => void) | undefined;
 }
 
 /** Refuse, before any run, what proctor does not run of a suite, and what a tier lacks. */
 export function checkSuiteRunnable(suite: PluginEvalSuite, tier: SuiteTier): Map<SuiteCase, CaseSidecar | undefined> {
-  if (existsSync(join(suite.root, "mocks")) && statSync(join(suite.root, "mocks")).isDirectory()) {
-    throw new InvalidInputError("INVALID_INPUT", `${suite.root}/mocks: MCP mock stand-ins are not supported by proctor run yet`, { hint: "run this suite with claude plugin eval (against proctor mock serve for an offline run), or drop the mocks/ directory" });
-  }
   const sidecars = new Map<SuiteCase, CaseSidecar | undefined>();
   for (const c of suite.cases) {
     const where = `case ${JSON.stringify(c.case.name)} (${c.relDir})`;
     if (c.case.plugins?.length) throw new InvalidInputError("INVALID_INPUT", `${where}: plugins: (more plugins for the case) is not supported by proctor run yet`, { hint: "drop it, or run the suite with claude plugin eval" });
     if (c.case.context.history_file) throw new InvalidInputError("INVALID_INPUT", `${where}: context.history_file (resuming a recorded session) is not supported by proctor run yet`);
+    if (existsSync(join(c.dir, "mocks"))) throw new InvalidInputError("INVALID_INPUT", `${where}: a case's own mocks/ is not supported by proctor run yet`, { hint: "put the mocks in the suite's mocks/ directory, or run the suite with claude plugin eval" });
     if (c.case.graders.some((g) => g.type === "baseline")) throw new InvalidInputError("INVALID_INPUT", `${where}: baseline graders are not supported by proctor run yet`, { hint: "replace it with an llm grader, or run the suite with claude plugin eval" });
     const sidecar = readSidecar(c);
     if (tier === "mock" && !sidecar) throw new InvalidInputError("INVALID_INPUT", `${where} has no script for the mock tier: write ${c.relDir}/proctor.script.json`, { hint: 'a script looks like {"turns": [{"text": "Done."}], "judge": {"<llm grader>": "PASS"}}; or run once with --real --write-scripts' });
@@ -125,25 +131,54 @@ function fileReader(c: SuiteCase, workDir: string): (path: string) => string | u
 
 const createdOf = (trace: Trace) => (trace.files?.changes ?? []).filter((f) => f.change === "created").map((f) => f.path);
 
-/** The trial runner and the judge for a suite on a tier. */
+/** The mocks a suite runs with, and the shadow plugin that serves them; undefined without mocks. */
+function suiteMocks(suite: PluginEvalSuite, options: SuiteTierOptions): { mocks: SuiteMocks; shadow: ShadowPlugin; tools: string[] } | undefined {
+  if (options.mocks === "off") return undefined;
+  const mocks = readSuiteMocks(suite.root);
+  if (!mocks || mocks.servers.length === 0) return undefined;
+  if (!suite.pluginDir) {
+    throw new InvalidInputError("INVALID_INPUT", `${mocks.dir}: mocks stand in for a plugin's MCP servers, but ${suite.root} is not inside a plugin (no .claude-plugin/plugin.json in its parent)`, { hint: "keep the eval dir in the plugin it tests, or run with --mocks off" });
+  }
+  const shadow = shadowPlugin(suite.pluginDir, suite.root, mocks, { allowRealServers: options.allowRealServers === true });
+  return { mocks, shadow, tools: mocks.servers.flatMap((s) => [...s.responders.keys()].map((tool) => shadow.toolName(s.name, tool))) };
+}
+
+/** The trial runner and the judge for a suite on a tier; `close()` removes what the tier set up. */
 export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
   const sidecars = checkSuiteRunnable(suite, options.tier);
+  const mocked = suiteMocks(suite, options);
   const runTrial = async (c: SuiteCase, arm: Arm, trial: number, _context: TrialContext): Promise<SuiteTrial> => {
-    const spec = { ...caseSpec(suite, c, arm, options.claudePath, options.allowTools), ...(options.signal ? { signal: options.signal } : {}) };
+    const base = caseSpec(suite, c, arm, options.claudePath, options.allowTools);
+    // The with arm loads the shadow plugin, whose stand-ins log each call for mock_calls and aborts.
+    const callDir = mocked && arm === "with" ? mkdtempSync(join(tmpdir(), "proctor-mock-calls-")) : undefined;
+    const callLog = callDir ? join(callDir, "calls.jsonl") : undefined;
+    const spec = {
+      ...base,
+      // Mocked tools are allowed without a grant, as in claude plugin eval.
+      ...(mocked && arm === "with" ? { plugins: [mocked.shadow.dir], allowedTools: [...(base.allowedTools ?? []), ...mocked.tools], env: { ...base.env, PROCTOR_MOCK_CALLS: callLog as string } } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
     const sidecar = sidecars.get(c);
-    const result =
-      options.tier === "mock"
-        ? await runHarness({ ...spec, script: (arm === "without" ? sidecar?.without : undefined) ?? (sidecar?.script as NonNullable<typeof sidecar>["script"]) })
-        : options.tier === "replay"
-          ? await runReplay({ ...spec, recording: recordingFile(c, arm) })
-          : await runEval(spec);
     try {
-      options.onStream?.(c, arm, trial, result.stdout);
-      const evidence: RunEvidence = evidenceFromStream(result.stdout, createdOf(result.trace), fileReader(c, result.workDir));
-      const error = result.failure ? result.failure.shortMessage : null;
-      return { trace: result.trace, evidence, error };
+      const result =
+        options.tier === "mock"
+          ? await runHarness({ ...spec, script: (arm === "without" ? sidecar?.without : undefined) ?? (sidecar?.script as NonNullable<typeof sidecar>["script"]) })
+          : options.tier === "replay"
+            ? await runReplay({ ...spec, recording: recordingFile(c, arm) })
+            : await runEval(spec);
+      try {
+        options.onStream?.(c, arm, trial, result.stdout);
+        const calls = callLog && mocked ? readCallLog(callLog) : undefined;
+        const mockCalls = calls?.map((r) => mockCallLine({ tool: mocked?.shadow.toolName(r.server, r.tool) ?? r.tool, input: r.input, output: r.output, verdict: r.verdict }));
+        const evidence: RunEvidence = { ...evidenceFromStream(result.stdout, createdOf(result.trace), fileReader(c, result.workDir)), ...(mockCalls ? { mockCalls } : {}) };
+        const abort = calls?.find((r) => r.verdict === "abort");
+        const error = result.failure ? result.failure.shortMessage : null;
+        return { trace: result.trace, evidence, error, ...(abort ? { aborted: { server: abort.server, tool: abort.tool, reason: abort.output } } : {}) };
+      } finally {
+        await result.cleanup();
+      }
     } finally {
-      await result.cleanup();
+      if (callDir) rmSync(callDir, { recursive: true, force: true });
     }
   };
   const judge = (c: SuiteCase): AskJudge | undefined => {
@@ -158,5 +193,6 @@ export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
       return trace.output ?? "";
     };
   };
-  return { runTrial, judge };
+  const close = () => mocked?.shadow.cleanup();
+  return { runTrial, judge, close, mocks: mocked ? { servers: mocked.shadow.mocked, withheld: mocked.shadow.withheld, warnings: mocked.mocks.warnings } : undefined };
 }

@@ -24,6 +24,8 @@ export interface RunEvidence {
   readonly created: readonly string[];
   /** A file's text after the run, by path relative to the work dir; undefined when it does not exist. */
   readonly fileText?: (path: string) => string | undefined;
+  /** The calls the run's MCP mock stand-ins answered, a JSON line each; undefined when no mocks were active. */
+  readonly mockCalls?: readonly string[] | undefined;
 }
 
 /** One grader's verdict on one run, in the binary's words. */
@@ -65,6 +67,7 @@ export function targetText(target: GraderTarget, run: RunEvidence): { text: stri
     case "files":
       return { text: run.created.join("\n") };
     case "mock_calls":
+      if (run.mockCalls) return { text: run.mockCalls.join("\n") };
       return { unavailable: "no mock stand-ins were active in this run (--mocks off, or no mocks/ directory applies to this case) — a mock_calls grader has nothing to check" };
     default:
       if (!run.events) return { unavailable: "the trace target needs the run's stream-json events, which this run did not keep" };

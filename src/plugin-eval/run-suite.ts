@@ -19,6 +19,15 @@ export interface SuiteTrial {
   readonly evidence: RunEvidence;
   /** The run's own error (a timeout, max turns), graded anyway; null when it ended cleanly. */
   readonly error?: string | null;
+  /** A mock ended the run (an `expect:` violated, an `abort_when` met): it scores 0 and is not graded. */
+  readonly aborted?: MockAbort;
+}
+
+/** Which mock ended a run, and why. */
+export interface MockAbort {
+  readonly server: string;
+  readonly tool: string;
+  readonly reason: string;
 }
 
 export interface RunSuiteOptions {
@@ -45,6 +54,7 @@ export interface RunRecord {
   readonly passed: boolean;
   readonly error: string | null;
   readonly graders: readonly { name: string; passed: boolean; weight: number; explanation: string; withOnly: boolean; scored: boolean; judgeVotes?: readonly boolean[] }[];
+  readonly aborted?: MockAbort;
 }
 
 /** One case's results: its per-run records per arm, its aggregates and proctor's CheckReports per arm. */
@@ -71,17 +81,23 @@ async function measureArm(c: SuiteCase, arm: Arm, options: RunSuiteOptions, thre
   const trials = options.runs ?? c.case.runs;
   const traces: (Trace | undefined)[] = new Array(trials).fill(undefined);
   const errors: (string | null)[] = new Array(trials).fill(null);
+  const aborts: (MockAbort | undefined)[] = new Array(trials).fill(undefined);
   const report = await measure({
     name: options.ablation ? `${c.case.name} (${arm})` : c.case.name,
     run: async (trial, context) => {
       try {
         const result = await options.runTrial(c, arm, trial, context);
+        if (result.aborted) {
+          // As in claude: the run ends there, scores 0 and is not graded; proctor counts it an errored trial.
+          aborts[trial] = result.aborted;
+          throw new Error(`aborted by mock ${result.aborted.server}/${result.aborted.tool}: ${result.aborted.reason}`);
+        }
         attachEvidence(result.trace, result.evidence);
         traces[trial] = result.trace;
         errors[trial] = result.error ?? null;
         return result.trace;
       } catch (error) {
-        errors[trial] = (error as Error)?.message ?? String(error);
+        if (!aborts[trial]) errors[trial] = (error as Error)?.message ?? String(error);
         throw error;
       }
     },
@@ -94,6 +110,8 @@ async function measureArm(c: SuiteCase, arm: Arm, options: RunSuiteOptions, thre
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const runs = traces.map((trace, i): RunRecord => {
+    const aborted = aborts[i];
+    if (aborted) return { score: 0, passed: false, error: null, graders: [], aborted };
     if (!trace) return { score: 0, passed: false, error: errors[i] ?? "the run did not finish", graders: [] };
     const results = gradedResults(trace);
     const graded = graders.map(({ grader, scored }) => {

@@ -2,16 +2,22 @@
  * Scoring as claude 2.1.332 scores a suite: a run's score is the weighted fraction of its scored
  * graders that passed; a case's score the mean over its runs, its pass rate the share of runs
  * scoring 1; the suite's the means over cases. Under ablation a `with-only` grader (and an
- * unmarked `tool_used: Skill`) is reported but not scored, and not run in the without arm.
+ * unmarked `tool_used: Skill` or `mock_calls` reader) is reported but not scored, and not run in the without arm.
  */
 import type { GraderResult } from "./grade.js";
 import type { Grader } from "./types.js";
 
 export type Arm = "with" | "without";
 
-/** A grader that under ablation only indicates the plugin fired: marked with-only, or an unmarked `tool_used: Skill`. */
+/** Reads what the plugin's mocked MCP servers were asked, which the without arm (no plugin, no stand-ins) cannot show. */
+const readsMockCalls = (g: Grader) => (g.type === "regex" && g.target === "mock_calls") || (g.type === "llm" && g.focus === "mock_calls");
+
+/**
+ * A grader that under ablation only indicates the plugin fired: marked with-only, or unmarked and
+ * either a `tool_used: Skill` or a reader of `mock_calls` (as claude 2.1.332 treats them).
+ */
 export function isWithOnly(g: Grader): boolean {
-  return g.arm === "with-only" || (g.arm === undefined && g.type === "tool_used" && g.tool === "Skill");
+  return g.arm === "with-only" || (g.arm === undefined && ((g.type === "tool_used" && g.tool === "Skill") || readsMockCalls(g)));
 }
 
 /**

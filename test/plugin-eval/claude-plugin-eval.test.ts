@@ -17,6 +17,14 @@ import { runPluginEvalSuite } from "../../src/plugin-eval/run-suite.js";
 import { atLeast } from "../helpers/claude-version.js";
 
 const FIXTURE = new URL("../fixtures/plugin-eval/greeter", import.meta.url).pathname;
+/** A plugin whose MCP server the suite mocks: fixed answers, an expect guard, a tool error, an agent-played server. */
+const TRACKER = new URL("../fixtures/plugin-eval/tracker", import.meta.url).pathname;
+const TRACKER_SCORES = {
+  "file-bug": { score: 1, scoreWithout: 0, delta: 1 },
+  "flaky-api": { score: 1, scoreWithout: 0, delta: 1 },
+  triage: { score: 1, scoreWithout: 0, delta: 1 },
+  "wrong-project": { score: 0, scoreWithout: 1, delta: -1 },
+};
 const EXPORTED = new URL("../fixtures/plugin-eval/export/greet.eval.mjs", import.meta.url).pathname;
 const temps: string[] = [];
 const temp = (prefix: string) => {
@@ -84,6 +92,55 @@ describe("claude plugin eval suites", () => {
         // Every session of the binary's runs got a case's script.
         expect([...server.sessions.values()].filter((c) => c.startsWith("("))).toEqual([]);
       } finally {
+        await server.close();
+      }
+    },
+    900_000,
+  );
+
+  it("proctor runs a suite with MCP mocks: stand-ins answer in the real server's place, an expect violation aborts the run (every version)", async () => {
+    const suite = readPluginEvalSuite(join(TRACKER, "evals"));
+    const tier = suiteTier(suite, { tier: "mock" });
+    try {
+      expect(tier.mocks).toMatchObject({ servers: ["tickets"], withheld: [] });
+      const outcome = await runPluginEvalSuite(suite, { runTrial: tier.runTrial, judge: tier.judge, ablation: true, runs: 1 });
+      const scores = Object.fromEntries(outcome.cases.map((c) => [c.case.case.name, { score: c.aggregates.score, scoreWithout: c.aggregates.scoreWithout, delta: c.aggregates.delta }]));
+      expect(scores).toEqual(TRACKER_SCORES);
+      const byName = (name: string) => outcome.cases.find((c) => c.case.case.name === name);
+      expect(byName("wrong-project")?.arms.with[0]).toMatchObject({ score: 0, graders: [], aborted: { server: "tickets", tool: "create_issue", reason: `the model's call violates expect: project = "OPS" is not "WEB"` } });
+      // The stand-in answered: the real server (which exits at once) would have failed the health gate.
+      const fileBug = byName("file-bug")?.arms.with[0];
+      expect(fileBug?.graders.map((g) => [g.name, g.passed, g.scored])).toEqual([
+        ["answered-ok", true, false],
+        ["filed", true, true],
+        ["no-tool-errors", true, true],
+        ["ticket-key", true, false],
+      ]);
+      expect(byName("file-bug")?.arms.without?.[0]?.graders.find((g) => g.name === "no-tool-errors")?.explanation).toMatch(/no mock stand-ins were active/);
+    } finally {
+      tier.close();
+    }
+  }, 300_000);
+
+  it.runIf(atLeast("2.1.332"))(
+    "a suite with MCP mocks scores the same in proctor run and in claude plugin eval on proctor mock serve (claude ≥ 2.1.332)",
+    async () => {
+      const pluginDir = join(temp("proctor-cpe-mocks-"), "tracker");
+      cpSync(TRACKER, pluginDir, { recursive: true });
+      const suite = readPluginEvalSuite(join(pluginDir, "evals"));
+      const server = await startMockServe({ suite });
+      const tier = suiteTier(suite, { tier: "mock" });
+      try {
+        const [ours, theirs] = await Promise.all([runPluginEvalSuite(suite, { runTrial: tier.runTrial, judge: tier.judge, ablation: true, runs: 1 }), claudePluginEval(pluginDir, server.url, ["--runs", "1"])]);
+        const pick = (a: Aggregates) => ({ score: a.score, scoreWithout: a.scoreWithout, delta: a.delta });
+        const proctorScores = Object.fromEntries(ours.cases.map((c) => [c.case.case.name, pick(c.aggregates)]));
+        const claudeScores = Object.fromEntries(theirs.cases.map((c) => [c.name, pick(c.aggregates)]));
+        expect(claudeScores, theirs.output.slice(-3000)).toEqual(TRACKER_SCORES);
+        expect(proctorScores).toEqual(claudeScores);
+        // claude's own stand-in ended the same run for the same reason.
+        expect(theirs.output).toContain(`aborted by mock tickets/create_issue: the model's call violates expect: project = "OPS" is not "WEB"`);
+      } finally {
+        tier.close();
         await server.close();
       }
     },
