@@ -53,7 +53,6 @@ export function checkSuiteRunnable(suite: PluginEvalSuite, tier: SuiteTier): Map
     if (c.case.plugins?.length) throw new InvalidInputError("INVALID_INPUT", `${where}: plugins: (more plugins for the case) is not supported by proctor run yet`, { hint: "drop it, or run the suite with claude plugin eval" });
     if (c.case.context.history_file) throw new InvalidInputError("INVALID_INPUT", `${where}: context.history_file (resuming a recorded session) is not supported by proctor run yet`);
     if (existsSync(join(c.dir, "mocks"))) throw new InvalidInputError("INVALID_INPUT", `${where}: a case's own mocks/ is not supported by proctor run yet`, { hint: "put the mocks in the suite's mocks/ directory, or run the suite with claude plugin eval" });
-    if (c.case.graders.some((g) => g.type === "baseline")) throw new InvalidInputError("INVALID_INPUT", `${where}: baseline graders are not supported by proctor run yet`, { hint: "replace it with an llm grader, or run the suite with claude plugin eval" });
     const sidecar = readSidecar(c);
     if (tier === "mock" && !sidecar) throw new InvalidInputError("INVALID_INPUT", `${where} has no script for the mock tier: write ${c.relDir}/proctor.script.json`, { hint: 'a script looks like {"turns": [{"text": "Done."}], "judge": {"<llm grader>": "PASS"}}; or run once with --real --write-scripts' });
     if (tier === "replay" && !existsSync(recordingFile(c, "with"))) throw new InvalidInputError("INVALID_INPUT", `${where} has no recording to replay: ${c.relDir}/proctor.recording.jsonl`, { hint: "record one with --real --write-scripts" });
@@ -129,6 +128,13 @@ function fileReader(c: SuiteCase, workDir: string): (path: string) => string | u
   return (path) => texts.get(path);
 }
 
+/** A file of the case (a baseline grader's recording), with claude's message when it is missing. */
+function caseFile(c: SuiteCase, p: string): string {
+  const file = resolve(c.dir, p);
+  if (!existsSync(file)) throw new Error(`case ${JSON.stringify(c.case.name)}: path ${JSON.stringify(p)} does not exist`);
+  return readFileSync(file, "utf8");
+}
+
 const createdOf = (trace: Trace) => (trace.files?.changes ?? []).filter((f) => f.change === "created").map((f) => f.path);
 
 /** The mocks a suite runs with, and the shadow plugin that serves them; undefined without mocks. */
@@ -170,7 +176,7 @@ export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
         options.onStream?.(c, arm, trial, result.stdout);
         const calls = callLog && mocked ? readCallLog(callLog) : undefined;
         const mockCalls = calls?.map((r) => mockCallLine({ tool: mocked?.shadow.toolName(r.server, r.tool) ?? r.tool, input: r.input, output: r.output, verdict: r.verdict }));
-        const evidence: RunEvidence = { ...evidenceFromStream(result.stdout, createdOf(result.trace), fileReader(c, result.workDir)), ...(mockCalls ? { mockCalls } : {}) };
+        const evidence: RunEvidence = { ...evidenceFromStream(result.stdout, createdOf(result.trace), fileReader(c, result.workDir)), caseFile: (p: string) => caseFile(c, p), ...(mockCalls ? { mockCalls } : {}) };
         const abort = calls?.find((r) => r.verdict === "abort");
         const error = result.failure ? result.failure.shortMessage : null;
         return { trace: result.trace, evidence, error, ...(abort ? { aborted: { server: abort.server, tool: abort.tool, reason: abort.output } } : {}) };

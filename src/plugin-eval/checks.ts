@@ -39,7 +39,7 @@ function record(trace: Trace, result: GraderResult): GraderResult {
  * graded in `prepare` (three judge votes through `ask`) and fails closed when it was not.
  */
 export function graderCheck(grader: Grader, ask?: AskJudge): Check<Trace> {
-  const needsJudge = grader.type === "llm";
+  const needsJudge = grader.type === "llm" || grader.type === "baseline";
   const pending = new WeakMap<Trace, GraderResult>();
   const verdict = (r: GraderResult) => ({ pass: r.passed, message: `${grader.name}: ${r.explanation}`, expected: { grader: grader.name, type: grader.type } });
   return defineTraceCheck(

@@ -4,7 +4,7 @@
  * created-files list, the file glob, and the judge's three votes. Pure: the run's evidence comes in.
  */
 import type { Trace } from "../trace/types.js";
-import type { FileExistsGrader, Grader, GraderTarget, LlmGrader, RegexGrader, ToolOrderGrader, ToolRef, ToolUsedGrader } from "./types.js";
+import type { BaselineGrader, FileExistsGrader, Grader, GraderTarget, LlmGrader, RegexGrader, ToolOrderGrader, ToolRef, ToolUsedGrader } from "./types.js";
 
 /** One tool call as the binary sees it: name, input and the input as JSON. */
 export interface EvidenceCall {
@@ -26,6 +26,8 @@ export interface RunEvidence {
   readonly fileText?: (path: string) => string | undefined;
   /** The calls the run's MCP mock stand-ins answered, a JSON line each; undefined when no mocks were active. */
   readonly mockCalls?: readonly string[] | undefined;
+  /** A file of the case, by path relative to its directory (a baseline grader's recorded trajectory); throws when unreadable. */
+  readonly caseFile?: ((path: string) => string) | undefined;
 }
 
 /** One grader's verdict on one run, in the binary's words. */
@@ -170,6 +172,35 @@ export async function gradeLlm(g: LlmGrader, run: RunEvidence, ask: AskJudge): P
   return { name: g.name, passed, weight: g.weight, explanation: `judge votes: ${votes.map((v) => (v ? "PASS" : "FAIL")).join(" ")}`, judgeVotes: votes };
 }
 
+/** The baseline judge prompt, as claude 2.1.332 writes it. */
+export function baselineJudgePrompt(criteria: string, baseline: string, trajectory: string): string {
+  return `You are comparing a NEW coding-agent trajectory against a BASELINE.\n\nCriterion:\n${criteria}\n\n\nBASELINE trajectory:\n${baseline}\n\n\nNEW trajectory:\n${trajectory}\n\n\nDoes the NEW trajectory satisfy the criterion at least as well as the BASELINE?\n\nRespond with exactly one word: PASS or FAIL.`;
+}
+
+/** A baseline grader: the judge compares the run's trace with the recorded trajectory (a JSON-lines file of the case), three votes. */
+export async function gradeBaseline(g: BaselineGrader, run: RunEvidence, ask: AskJudge): Promise<GraderResult> {
+  let baseline: string;
+  try {
+    if (!run.caseFile) throw new Error("this run cannot read the case's files");
+    // A recorded trajectory is JSON lines (a trace.jsonl); each event is shown compact, a line each.
+    baseline = run
+      .caseFile(g.baseline_file)
+      .split("\n")
+      .filter((line) => line.trim())
+      .map((line) => JSON.stringify(JSON.parse(line)))
+      .join("\n");
+  } catch (error) {
+    return failed(g, `failed to read baseline: ${(error as Error)?.message ?? String(error)}`);
+  }
+  const read = targetText("trace", run);
+  if ("unavailable" in read) return failed(g, read.unavailable);
+  const prompt = baselineJudgePrompt(g.criteria, baseline, read.text);
+  const votes: boolean[] = [];
+  for (let i = 0; i < JUDGE_VOTES; i++) votes.push(isPassVote(await ask(prompt)));
+  const passed = votes.filter(Boolean).length > votes.length / 2;
+  return { name: g.name, passed, weight: g.weight, explanation: `judge votes: ${votes.map((v) => (v ? "PASS" : "FAIL")).join(" ")}`, judgeVotes: votes };
+}
+
 const threw = (g: Grader, error: unknown) => failed(g, `grader threw: ${(error as Error)?.message ?? String(error)}`);
 
 /** Grade a grader that needs no model. A grader that throws (a bad pattern) fails with `grader threw: …`, like the binary. */
@@ -187,7 +218,7 @@ export function gradeSync(g: Grader, run: RunEvidence): GraderResult {
       case "llm":
         return failed(g, "grader threw: an llm grader needs the judge (grade it with grade(), which awaits it)");
       default:
-        return failed(g, "grader threw: baseline graders are not supported by proctor yet (they compare with a recorded trajectory file)");
+        return failed(g, `grader threw: a ${g.type} grader needs the judge (grade it with grade(), which awaits it)`);
     }
   } catch (error) {
     return threw(g, error);
@@ -196,10 +227,10 @@ export function gradeSync(g: Grader, run: RunEvidence): GraderResult {
 
 /** Grade any grader; an llm grader asks the judge three times. */
 export async function grade(g: Grader, run: RunEvidence, ask?: AskJudge): Promise<GraderResult> {
-  if (g.type !== "llm") return gradeSync(g, run);
+  if (g.type !== "llm" && g.type !== "baseline") return gradeSync(g, run);
   if (!ask) return failed(g, "grader threw: no judge is available to this run");
   try {
-    return await gradeLlm(g, run, ask);
+    return g.type === "llm" ? await gradeLlm(g, run, ask) : await gradeBaseline(g, run, ask);
   } catch (error) {
     return threw(g, error);
   }

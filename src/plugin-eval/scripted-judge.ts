@@ -4,7 +4,7 @@
  * against `proctor mock serve`, so both score a case alike.
  */
 import { ConfigError } from "../errors/proctor-error.js";
-import type { Grader, LlmGrader } from "./types.js";
+import type { BaselineGrader, Grader, LlmGrader } from "./types.js";
 
 /** A grader's scripted verdict: fixed, or PASS when a regex matches the output the judge is shown. */
 export type JudgeRule = "PASS" | "FAIL" | { readonly pass_if: string; readonly flags?: string };
@@ -14,14 +14,23 @@ export type JudgeRules = Readonly<Record<string, JudgeRule>>;
 
 const OUTPUT = /Agent output \([^\n]*\):\n([\s\S]*?)\s*Respond with exactly one word: PASS or FAIL\.\s*$/;
 const CRITERION = /Criterion:\n([\s\S]*?)\n\s*\n\s*\nAgent output \(/;
+/** A baseline grader's prompt: the criterion, then the NEW trajectory the rule reads. */
+const BASELINE_CRITERION = /Criterion:\n([\s\S]*?)\n\s*\n\s*\nBASELINE trajectory:\n/;
+const NEW_TRAJECTORY = /\n\n\nNEW trajectory:\n([\s\S]*?)\n\n\nDoes the NEW trajectory satisfy the criterion at least as well as the BASELINE\?/;
+const BASELINE_OPENING = "You are comparing a NEW coding-agent trajectory against a BASELINE.";
 
 /** Is this request text an llm grader's judge prompt? */
 export function isJudgePrompt(text: string): boolean {
-  return text.startsWith("You are grading the output of a coding agent against a criterion.") && text.includes("Respond with exactly one word: PASS or FAIL.");
+  return (text.startsWith("You are grading the output of a coding agent against a criterion.") || text.startsWith(BASELINE_OPENING)) && text.includes("Respond with exactly one word: PASS or FAIL.");
 }
 
 /** The criterion and the output a judge prompt carries. */
 export function parseJudgePrompt(text: string): { criterion: string; output: string } | undefined {
+  if (text.startsWith(BASELINE_OPENING)) {
+    const c = BASELINE_CRITERION.exec(text);
+    const o = NEW_TRAJECTORY.exec(text);
+    return c && o ? { criterion: (c[1] ?? "").trim(), output: o[1] ?? "" } : undefined;
+  }
   const c = CRITERION.exec(text);
   const o = OUTPUT.exec(text);
   return c && o ? { criterion: (c[1] ?? "").trim(), output: o[1] ?? "" } : undefined;
@@ -58,7 +67,7 @@ export function scriptedJudgeAnswer(prompt: string, graders: readonly { readonly
   const parsed = parseJudgePrompt(prompt);
   if (!parsed) return "FAIL";
   for (const { grader, rules } of graders) {
-    if (grader.type !== "llm" || (grader as LlmGrader).criteria.trim() !== parsed.criterion) continue;
+    if ((grader.type !== "llm" && grader.type !== "baseline") || (grader as LlmGrader | BaselineGrader).criteria.trim() !== parsed.criterion) continue;
     const rule = rules[grader.name];
     if (rule !== undefined) return applyRule(rule, parsed.output);
   }

@@ -17,11 +17,12 @@ import { runPluginEvalSuite } from "../../src/plugin-eval/run-suite.js";
 import { atLeast } from "../helpers/claude-version.js";
 
 const FIXTURE = new URL("../fixtures/plugin-eval/greeter", import.meta.url).pathname;
-/** A plugin whose MCP server the suite mocks: fixed answers, an expect guard, a tool error, an agent-played server. */
+/** A plugin whose MCP server the suite mocks (fixed answers, an expect guard, a tool error, an agent-played server), plus baseline graders. */
 const TRACKER = new URL("../fixtures/plugin-eval/tracker", import.meta.url).pathname;
 const TRACKER_SCORES = {
   "file-bug": { score: 1, scoreWithout: 0, delta: 1 },
   "flaky-api": { score: 1, scoreWithout: 0, delta: 1 },
+  report: { score: 0.5, scoreWithout: 0, delta: 0.5 },
   triage: { score: 1, scoreWithout: 0, delta: 1 },
   "wrong-project": { score: 0, scoreWithout: 1, delta: -1 },
 };
@@ -117,6 +118,11 @@ describe("claude plugin eval suites", () => {
         ["ticket-key", true, false],
       ]);
       expect(byName("file-bug")?.arms.without?.[0]?.graders.find((g) => g.name === "no-tool-errors")?.explanation).toMatch(/no mock stand-ins were active/);
+      // A baseline grader: the judge compares the trace with the recording; an unreadable recording fails it.
+      expect(byName("report")?.arms.with[0]?.graders.map((g) => [g.name, g.passed, g.explanation.split(":")[0]])).toEqual([
+        ["as-good-as-before", true, "judge votes"],
+        ["against-a-lost-recording", false, "failed to read baseline"],
+      ]);
     } finally {
       tier.close();
     }
