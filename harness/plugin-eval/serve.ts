@@ -5,7 +5,7 @@
  * case whose prompt it was started with; llm graders' judge calls are answered from the cases'
  * `judge` rules. Point any claude at it with ANTHROPIC_BASE_URL.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../src/errors/proctor-error.js";
 import type { Script } from "../../src/eval/script-types.js";
@@ -13,6 +13,7 @@ import { isJudgePrompt, scriptedJudgeAnswer, type JudgeRules } from "../../src/p
 import type { Grader, PluginEvalSuite } from "../../src/plugin-eval/types.js";
 import { startMockModel, type MockModel, type RawRequest } from "../../mock-model/server/start.js";
 import { readSidecar, type CaseSidecar } from "./sidecar.js";
+import { declaredServers } from "./shadow.js";
 import { readSuiteMocks } from "../../src/plugin-eval/mocks.js";
 import { scriptedReply, type AnswerRule } from "../../src/plugin-eval/mock-respond.js";
 
@@ -88,6 +89,23 @@ function pluginName(dir: string | undefined): string | undefined {
   }
 }
 
+/** Does a plugin add anything a session's first request shows (namespaced skills, commands, agents, MCP tools)? */
+function showsInRequests(pluginDir: string): boolean {
+  const hasEntries = (sub: string) => {
+    try {
+      return readdirSync(join(pluginDir, sub)).length > 0;
+    } catch {
+      return false;
+    }
+  };
+  if (["skills", "commands", "agents"].some(hasEntries)) return true;
+  try {
+    return Object.keys(declaredServers(pluginDir)).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Start the server (127.0.0.1; a free port unless one is given). */
 export async function startMockServe(options: MockServeOptions): Promise<MockServer> {
   if (!options.suite && !options.script) throw new ConfigError("SCRIPT_INVALID", "proctor mock serve needs a suite (its cases' proctor.script.json) or a script for every session");
@@ -95,6 +113,17 @@ export async function startMockServe(options: MockServeOptions): Promise<MockSer
   const scripted = cases.filter((x): x is { c: (typeof cases)[number]["c"]; sidecar: CaseSidecar } => x.sidecar !== undefined);
   const judgeGraders: { grader: Grader; rules: JudgeRules }[] = scripted.flatMap(({ c, sidecar }) => c.case.graders.map((grader) => ({ grader, rules: sidecar.judge })));
   const plugin = pluginName(options.suite?.pluginDir);
+  // What a with-arm session's first request shows of the plugin: its namespaced skills, commands and
+  // agents (`name:`), or its MCP tools (`mcp__plugin_<name>_`). A plugin that adds only hooks shows
+  // neither, so its arms cannot be told apart; a case that scripts them differently is refused below.
+  const pluginMarks = plugin === undefined ? [] : [`${plugin}:`, `mcp__plugin_${plugin.replace(/[^A-Za-z0-9_-]/g, "_")}_`];
+  const pluginDir = options.suite?.pluginDir;
+  const twoScripts = scripted.find(({ sidecar }) => sidecar.without !== undefined);
+  if (pluginDir && twoScripts && !showsInRequests(pluginDir)) {
+    throw new ConfigError("SCRIPT_INVALID", `proctor mock serve cannot tell the arms of plugin ${plugin ?? pluginDir} apart: it adds no skills, commands, agents or MCP servers, which is all a session's requests show of it, yet case ${JSON.stringify(twoScripts.c.case.name)} scripts the without arm differently`, {
+      hint: "drop that case's `without` script, or run the suite with proctor run (which knows each run's arm)",
+    });
+  }
   // Agent-played MCP mocks answer from the suite's proctor.answers.json, as proctor run's stand-ins do.
   const mocks = options.suite ? readSuiteMocks(options.suite.root) : undefined;
   const answers = new Map<string, ReadonlyMap<string, readonly AnswerRule[]>>((mocks?.servers ?? []).map((s) => [s.name, s.answers]));
@@ -144,7 +173,7 @@ export async function startMockServe(options: MockServeOptions): Promise<MockSer
       return side;
     }
     if (found) {
-      const withPlugin = plugin === undefined || request.body.includes(`${plugin}:`);
+      const withPlugin = plugin === undefined || pluginMarks.some((mark) => request.body.includes(mark));
       const script = !withPlugin && found.sidecar.without ? found.sidecar.without : found.sidecar.script;
       server.addRun(script, { apiKey: key });
       sessions.set(session, found.c.case.name);

@@ -136,3 +136,27 @@ describe("answers", () => {
     expect(mockCallLine({ tool: "mcp__x__status", input: {}, output: "429", verdict: "tool_error" })).toBe('{"tool":"mcp__x__status","input":{},"output":"429","isError":true,"verdict":"tool_error"}');
   });
 });
+
+describe("proctor mock serve's arms", () => {
+  it("refuses to guess the arm of a plugin whose requests cannot show it (hooks only) when a case scripts the arms apart", async () => {
+    const { startMockServe } = await import("../../harness/plugin-eval/serve.js");
+    const { readPluginEvalSuite } = await import("../../src/plugin-eval/read.js");
+    const root = mkdtempSync(join(tmpdir(), "proctor-serve-arms-"));
+    temps.push(root);
+    mkdirSync(join(root, "hooky", ".claude-plugin"), { recursive: true });
+    mkdirSync(join(root, "hooky", "hooks"));
+    mkdirSync(join(root, "hooky", "evals", "one"), { recursive: true });
+    writeFileSync(join(root, "hooky", ".claude-plugin", "plugin.json"), '{"name": "hooky"}');
+    writeFileSync(join(root, "hooky", "hooks", "hooks.json"), '{"hooks": {}}');
+    writeFileSync(join(root, "hooky", "evals", "one", "prompt.md"), "Say hi.");
+    writeFileSync(join(root, "hooky", "evals", "one", "case.yaml"), 'schema_version: "1.1"\nname: one\ngraders:\n  - {name: hi, type: regex, pattern: hi}\n');
+    const sidecar = join(root, "hooky", "evals", "one", "proctor.script.json");
+    writeFileSync(sidecar, JSON.stringify({ turns: [{ text: "hi" }], without: { turns: [{ text: "no" }] } }));
+    const suite = () => readPluginEvalSuite(join(root, "hooky", "evals"));
+    await expect(startMockServe({ suite: suite() })).rejects.toMatchObject({ code: "SCRIPT_INVALID", message: expect.stringContaining("cannot tell the arms of plugin hooky apart") });
+    // One script for both arms: nothing to tell apart.
+    writeFileSync(sidecar, JSON.stringify({ turns: [{ text: "hi" }] }));
+    const server = await startMockServe({ suite: suite() });
+    await server.close();
+  });
+});
