@@ -4,6 +4,7 @@
  * from the provider's metadata (proctor's provider puts it there) or from the output itself when
  * that is a transcript or a Trace. The verdicts are evalChecks'; this only translates them.
  */
+import { healthError } from "../../src/health/gate.js";
 import { resolve } from "node:path";
 import { evalChecks, type Check, type CheckResult } from "../../src/checks/check.js";
 import { checksFromJSON } from "../../src/checks/from-json.js";
@@ -100,6 +101,9 @@ export function gradeWithChecks(output: unknown, context?: AssertionContext): Gr
       "proctor: no Trace to check — use proctor's provider (file://…/proctor/promptfoo/provider.mjs), which returns it in metadata, or a provider whose output is a claude stream-json transcript",
     );
   }
+  // An unhealthy run grades nothing: it fails with the reason, whatever the checks would say.
+  const unhealthy = healthError(trace, { checks: checks as readonly Check<never>[] });
+  if (unhealthy) return fail(`proctor: ${unhealthy.message}`);
   const results = evalChecks(trace, checks);
   const failed = results.filter((r) => !r.pass);
   const score = results.reduce((sum, r) => sum + r.score, 0) / results.length;

@@ -80,6 +80,19 @@ describe("the gate in the matchers: an unhealthy run is neither a pass nor a neg
     vexpect(() => vexpect(sick).toPassAll([notTool("Bash")])).toThrow(/model-asked/);
     vexpect(makeTrace()).toPass(notTool("Bash"));
   });
+  it("expect/assertChecks throw RUN_UNHEALTHY before any check runs; a healthy run is checked as before", async () => {
+    const { expect: strict, assertChecks } = await import("../../src/index.js");
+    vexpect(() => strict(sick, [notTool("Bash")])).toThrow(vexpect.objectContaining({ code: "RUN_UNHEALTHY", message: vexpect.stringMatching(/model-asked/) }));
+    vexpect(() => assertChecks(sick, [tool("Bash")])).toThrow(vexpect.objectContaining({ code: "RUN_UNHEALTHY" }));
+    vexpect(strict(makeTrace(), [notTool("Bash")])).toHaveLength(1);
+    vexpect(() => strict(makeTrace(), [tool("Bash")])).toThrow(vexpect.objectContaining({ code: "CHECKS_FAILED" }));
+  });
+  it("the promptfoo assertion fails an unhealthy run with its reason, whatever the checks say", async () => {
+    const { gradeWithChecks } = await import("../../reporters/promptfoo/assertion.js");
+    const graded = gradeWithChecks("", { config: { checks: [{ kind: "notTool", name: "Bash" }] }, metadata: { trace: sick } } as never);
+    vexpect(graded).toMatchObject({ pass: false, score: 0, reason: vexpect.stringMatching(/^proctor: .*model-asked/s) });
+    vexpect(gradeWithChecks("", { config: { checks: [{ kind: "notTool", name: "Bash" }] }, metadata: { trace: makeTrace() } } as never)).toMatchObject({ pass: true });
+  });
   it("node:test: assertAll and checkEach throw RUN_UNHEALTHY", async () => {
     vexpect(() => assertAll(sick, [notTool("Bash")])).toThrow(vexpect.objectContaining({ code: "RUN_UNHEALTHY" }));
     await vexpect(checkEach({ test: async () => undefined }, sick, [notTool("Bash")])).rejects.toMatchObject({ code: "RUN_UNHEALTHY" });
