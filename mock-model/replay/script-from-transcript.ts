@@ -69,7 +69,11 @@ export const REPLAY_EXHAUSTED = "[replay: the run asked for a turn the recording
 // The main agent's system prompt says "Primary working directory: …"; a subagent's says "Working directory: …".
 const WORKDIR = /^(?:\s*-\s*)?(?:Primary working directory|Working directory): (.+)$/m;
 
-/** Input fields the built-in tools read as a path. A path anywhere else (a Bash command) is rewritten but not checked. */
+/**
+ * Input fields the built-in tools read as a path (and an absolute `pattern`, by its fixed leading
+ * directories). A path anywhere else (a Bash command) is rewritten but not checked: the replay runs
+ * in claude's sandbox by default, which confines what such a command writes.
+ */
 const PATH_FIELDS = ["file_path", "path", "notebook_path", "cwd"] as const;
 
 /** The path fields of a tool input that name a place outside `workDir` and every allowed root. */
@@ -87,6 +91,13 @@ export function pathsOutside(input: unknown, workDir: string, allowed: readonly 
     if (value === "~" || value.startsWith("~/")) continue;
     const full = resolve(workDir, value);
     if (!inside(workDir, full) && !allowed.some((root) => inside(resolve(root), full))) out.push({ field, path: value });
+  }
+  // An absolute glob (Glob's `pattern`) reads where its fixed leading directories point.
+  const pattern = (input as Record<string, unknown>).pattern;
+  if (typeof pattern === "string" && isAbsolute(pattern)) {
+    const fixed = pattern.split("/").filter((_, i, parts) => !parts.slice(0, i + 1).some((p) => /[*?[\]{}]/.test(p)));
+    const root = fixed.join("/") || "/";
+    if (!inside(workDir, root) && !allowed.some((r) => inside(resolve(r), root))) out.push({ field: "pattern", path: pattern });
   }
   return out;
 }

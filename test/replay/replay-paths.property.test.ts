@@ -37,6 +37,25 @@ describe("pathsOutside", () => {
     );
   });
 
+  it("refuses an absolute glob pattern exactly when its fixed leading directories resolve outside", () => {
+    const globSegment = fc.constantFrom("..", ".", "w", "x", "y", "*", "**", "*.ts", "a?", "[ab]");
+    fc.assert(
+      fc.property(fc.tuple(fc.boolean(), fc.array(globSegment, { maxLength: 6 })), fc.array(pathArb.filter((p) => p.startsWith("/")), { maxLength: 2 }), ([abs, segs], allowed) => {
+        const pattern = `${abs ? "/" : ""}${segs.join("/")}`;
+        const work = "/w/x";
+        const got = pathsOutside({ pattern }, work, allowed);
+        const firstGlob = segs.findIndex((seg) => /[*?[]/.test(seg));
+        const fixed = normalise("/", `/${(firstGlob === -1 ? segs : segs.slice(0, firstGlob)).join("/")}`);
+        const inside = under(normalise("/", work), fixed) || allowed.some((a) => under(normalise("/", a), fixed));
+        expect(got).toEqual(abs && !inside ? [{ field: "pattern", path: pattern }] : []);
+      }),
+      { numRuns: 500 },
+    );
+    expect(pathsOutside({ pattern: "/etc/**/*.conf" }, "/w/x", [])).toEqual([{ field: "pattern", path: "/etc/**/*.conf" }]);
+    expect(pathsOutside({ pattern: "/w/x/src/**/*.ts" }, "/w/x", [])).toEqual([]);
+    expect(pathsOutside({ pattern: "src/**/*.ts" }, "/w/x", [])).toEqual([]);
+  });
+
   it("passes ~ paths (the trial's own HOME) and refuses a sibling that shares the prefix", () => {
     expect(pathsOutside({ file_path: "~/.claude/x" }, "/w/x", [])).toEqual([]);
     expect(pathsOutside({ file_path: "/w/xy/a" }, "/w/x", [])).toEqual([{ field: "file_path", path: "/w/xy/a" }]);
