@@ -20,7 +20,7 @@ import type { AblationOptions } from "../../src/measure/ablation.js";
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
             [--claude VERSION,VERSION…] [--no-sandbox REASON]
-            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast] [--html FILE]
+            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--early-stop] [--forecast] [--html FILE]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
@@ -231,6 +231,7 @@ const run: Command = async (argv) => {
       power: { type: "string" },
       forecast: { type: "boolean" },
       html: { type: "string" },
+      "early-stop": { type: "boolean" },
     },
     USAGE,
   );
@@ -342,6 +343,7 @@ const run: Command = async (argv) => {
       signal: controller.signal,
       ...(values.ablate !== undefined ? { ablate: values.ablate } : {}),
       ablation,
+      ...(values["early-stop"] ? { earlyStop: true } : {}),
       baseDir: (d) => {
         const file = fileOf.get(d);
         return file ? dirname(file) : undefined;

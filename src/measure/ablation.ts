@@ -12,7 +12,9 @@ import { compareProportions } from "../stats/compare.js";
 import { trialsPerArm } from "../stats/power.js";
 import type { Interval } from "../stats/proportion.js";
 import { differenceSequence } from "../stats/sequence.js";
-import type { CheckReport } from "./types.js";
+import { pairedSequence, type PairedCounts } from "../stats/paired-sequence.js";
+import type { AblationEarlyStop } from "./ablation-stop.js";
+import type { CheckReport, CheckStats } from "./types.js";
 
 /** What an ablation removes: `plugin:NAME`, `skill:NAME`, `agent:NAME`, `hook:EVENT` or `mcp:SERVER`. */
 export interface AblatedComponent {
@@ -130,6 +132,12 @@ export interface AblationCheck {
   readonly significant: boolean;
   /** Trials per arm that would detect a delta of this size (the observed one, or `detect`) with probability `power`; null when there is none to detect. */
   readonly trialsPerArm: number | null;
+  /**
+   * The trials paired by index (trial i with, trial i without; both evaluated) and the paired
+   * anytime-valid interval for the delta (`pairedSequence`, at the report's confidence) — what the
+   * ablation's early stop reads. Absent in reports written before it was recorded.
+   */
+  readonly pairs?: PairedCounts & { readonly sequence: Interval };
 }
 
 /** The ablation recorded on the report of the arm with the component (additive report field). */
@@ -143,6 +151,8 @@ export interface AblationInfo {
   /** The delta `trialsPerArm` plans for, when given; else each check's observed delta. */
   readonly detect?: number;
   readonly checks: readonly AblationCheck[];
+  /** Present when the arms ran with early stopping: whether it stopped them, after how many pairs, and why. */
+  readonly earlyStop?: AblationEarlyStop;
 }
 
 /** Options of `compareAblation`. */
@@ -193,11 +203,38 @@ export function compareAblation(withReport: CheckReport, withoutReport: CheckRep
         pValue: cmp.pValue,
         significant: cmp.pValue <= alpha,
         trialsPerArm: plan ?? null,
+        pairs: withSequence(pairTrials(withReport, c, withoutReport, other), withReport.confidence),
       },
     ];
   });
   return { component, withoutReport: withoutReport.name ?? "without", alpha, power, ...(options.detect !== undefined ? { detect: options.detect } : {}), checks };
 }
+
+/** Each evaluated trial's outcome by trial index, from a report's outcome string and its ranges. */
+function byIndex(report: CheckReport, check: CheckStats): Map<number, string> {
+  const out = new Map<number, string>();
+  let at = 0;
+  for (const [start, end] of report.trials.ranges) for (let i = start; i < end; i++) out.set(i, check.outcomes[at++] ?? "E");
+  return out;
+}
+
+/** Trial i with against trial i without, for every index both arms evaluated. */
+export function pairTrials(withReport: CheckReport, withCheck: CheckStats, withoutReport: CheckReport, withoutCheck: CheckStats): PairedCounts {
+  const theirs = byIndex(withoutReport, withoutCheck);
+  let n = 0;
+  let up = 0;
+  let down = 0;
+  for (const [i, w] of byIndex(withReport, withCheck)) {
+    const wo = theirs.get(i);
+    if (w === "E" || wo === undefined || wo === "E") continue;
+    n++;
+    if (w === "1" && wo === "0") up++;
+    else if (w === "0" && wo === "1") down++;
+  }
+  return { n, up, down };
+}
+
+const withSequence = (c: PairedCounts, confidence: number) => ({ ...c, sequence: pairedSequence(c, confidence) });
 
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}`;
 
