@@ -45,6 +45,20 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
     expect(text).toContain("ablation.pValue");
   });
 
+  it("--early-stop: the arms stop together once the paired delta clears 0, well before their 12 trials", { timeout: 120_000 }, async () => {
+    const json = join(dir, "early.json");
+    const early = new URL("./fixtures/ablate-early.eval.mjs", import.meta.url).pathname;
+    // At α = 0.2, 5 pairs all one way settle it (8 at 0.05): a few runs, not 24.
+    const r = await proctor(["run", early, "--ablate", "plugin:repo-hygiene", "--early-stop", "--alpha", "0.2", "--json", json, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/stopped early: stopped early after 5 pairs: the anytime-valid interval of every check's delta clears 0 at 80%/);
+    const [withArm, withoutArm] = (JSON.parse(readFileSync(json, "utf8")) as unknown[]).map((x, i) => validateCheckReport(x, `reports[${i}]`)) as [CheckReport, CheckReport];
+    expect(withArm.ablation?.earlyStop).toMatchObject({ stopped: true, pairs: 5, cap: 12, alpha: 0.2, verdicts: [{ verdict: "matters" }] });
+    expect(withArm.trials.completed).toBeLessThan(12);
+    expect(withoutArm.trials.completed).toBeLessThan(12);
+    expect(withArm.ablation?.checks[0]?.pairs).toMatchObject({ down: 0 });
+  });
+
   it("refuses a component the eval does not have, naming the ones it has", async () => {
     const r = await proctor(["run", evalFile, "--ablate", "plugin:nope", "--quiet"], { env: noColour });
     expect(r.exitCode).toBe(2);
