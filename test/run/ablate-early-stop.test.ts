@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defineEval, runEvals, tool, validateCheckReport, type EvalTiers } from "../../src/index.js";
+import { renderRunSummary } from "../../reporters/summary/run-summary.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const bash = makeTrace({ calls: [{ name: "Bash", input: { command: "ls" } }] });
@@ -53,6 +54,7 @@ describe("ablation with early stopping", () => {
     expect(shown!.report!.trials.completed).toBeLessThan(60);
     const [open] = await runEvals([make({ minTrials: 1 })], { tiers: same, progress: false });
     expect(open!.report!.ablation!.earlyStop).toMatchObject({ stopped: false, pairs: 60, verdicts: [{ verdict: "open" }] });
+    expect(renderRunSummary([open!], { colour: false })).toContain("early stop: not settled after 60 pairs (tool(Bash) still open at 95%)");
   });
 
   it("the stop's error rate follows --alpha (7 pairs all one way settle at α = 0.2)", async () => {
