@@ -10,7 +10,7 @@ import { requireObject } from "../errors/arguments.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
 import { compareProportions } from "../stats/compare.js";
 import { trialsPerArm } from "../stats/power.js";
-import type { Interval } from "../stats/proportion.js";
+import { rate, type Interval } from "../stats/proportion.js";
 import { differenceSequence } from "../stats/sequence.js";
 import { pairedSequence, type PairedCounts } from "../stats/paired-sequence.js";
 import type { AblationEarlyStop } from "./ablation-stop.js";
@@ -168,6 +168,40 @@ export interface AblationOptions {
 /** The name of the without arm's report: `tidy [without plugin:tidy]`. */
 export const withoutName = (evalName: string, component: string) => `${evalName} [without ${component}]`;
 
+/**
+ * One check's comparison from the arms' counts alone (and the paired counts, when known): what
+ * compareAblation computes, and what a merge of shards recomputes from their summed counts.
+ */
+export function ablationCheck(
+  label: string,
+  withCounts: ArmCounts,
+  withoutCounts: ArmCounts,
+  pairs: PairedCounts | undefined,
+  confidence: number,
+  options: { readonly alpha: number; readonly power: number; readonly detect?: number },
+): AblationCheck {
+  const a = { passes: withoutCounts.passes, n: withoutCounts.n };
+  const b = { passes: withCounts.passes, n: withCounts.n };
+  const cmp = compareProportions(a, b, confidence);
+  const base = rate(a.passes, a.n);
+  const planned = options.detect ?? cmp.diff;
+  const { alpha, power } = options;
+  // Plan from the without arm's rate; a change that leaves [0, 1] from there is planned the other way.
+  const plan = base === null || !planned ? undefined : (trialsPerArm(base, planned, { alpha, power }) ?? trialsPerArm(base, -planned, { alpha, power }));
+  return {
+    label,
+    with: b,
+    without: a,
+    delta: cmp.diff,
+    interval: cmp.diffInterval,
+    sequence: differenceSequence(a, b, confidence),
+    pValue: cmp.pValue,
+    significant: cmp.pValue <= alpha,
+    trialsPerArm: plan ?? null,
+    ...(pairs ? { pairs: withSequence(pairs, confidence) } : {}),
+  };
+}
+
 /** Compare the arm with the component against the arm without it, check by check (matched by label). */
 export function compareAblation(withReport: CheckReport, withoutReport: CheckReport, component: string, options: AblationOptions = {}): AblationInfo {
   for (const [name, r] of [["withReport", withReport], ["withoutReport", withoutReport]] as const) {
@@ -185,27 +219,8 @@ export function compareAblation(withReport: CheckReport, withoutReport: CheckRep
   const checks = withReport.checks.flatMap((c): AblationCheck[] => {
     const other = without.get(c.label);
     if (!other) return [];
-    const a = { passes: other.passes, n: other.n };
-    const b = { passes: c.passes, n: c.n };
-    const cmp = compareProportions(a, b, withReport.confidence);
-    const base = other.rate;
-    const planned = options.detect ?? cmp.diff;
-    // Plan from the without arm's rate; a change that leaves [0, 1] from there is planned the other way.
-    const plan = base === null || !planned ? undefined : (trialsPerArm(base, planned, { alpha, power }) ?? trialsPerArm(base, -planned, { alpha, power }));
-    return [
-      {
-        label: c.label,
-        with: b,
-        without: a,
-        delta: cmp.diff,
-        interval: cmp.diffInterval,
-        sequence: differenceSequence(a, b, withReport.confidence),
-        pValue: cmp.pValue,
-        significant: cmp.pValue <= alpha,
-        trialsPerArm: plan ?? null,
-        pairs: withSequence(pairTrials(withReport, c, withoutReport, other), withReport.confidence),
-      },
-    ];
+    const pairs = pairTrials(withReport, c, withoutReport, other);
+    return [ablationCheck(c.label, { passes: c.passes, n: c.n }, { passes: other.passes, n: other.n }, pairs, withReport.confidence, { alpha, power, ...(options.detect !== undefined ? { detect: options.detect } : {}) })];
   });
   return { component, withoutReport: withoutReport.name ?? "without", alpha, power, ...(options.detect !== undefined ? { detect: options.detect } : {}), checks };
 }
