@@ -83,7 +83,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
   },
   run: {
     about:
-      "Measure eval files (*.eval.ts / .mjs; with no files, ./evals, else ./examples): each eval on its tier (the mock model when it has one, a replayed recording, or --real for the API), each check's pass rate with its interval, gated against the eval's thresholds.",
+      "Measure eval files (*.eval.ts / .mjs; with no files: those in ./evals; else ./evals as a claude plugin eval suite when it holds case directories; else those in ./examples): each eval on its tier (the mock model when it has one, a replayed recording, or --real for the API), each check's pass rate with its interval, gated against the eval's thresholds.",
     options: {
       mock: "run only the mock tier (default: mock, else replay, else real)",
       replay: "run only the replay tier (recordings replayed on the real binary)",

@@ -24,8 +24,11 @@ const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--write-scripts]   (a claude plugin eval suite)`;
 
-/** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
-const DEFAULT_DIRS = ["evals", "examples"];
+/**
+ * Where `proctor run` looks when given no files: ./evals when it holds eval files or is a claude
+ * plugin eval suite (case directories), else ./examples (this repo's default).
+ */
+const DEFAULT_DIRS = ["evals", "examples"] as const;
 
 function positive(text: string | undefined, flag: string, integer: boolean): number | undefined {
   if (text === undefined) return undefined;
@@ -128,6 +131,16 @@ async function pluginEvalSuites(paths: readonly string[]): Promise<string[] | un
   if (suites.length === 0) return undefined;
   if (suites.length !== paths.length) throw new InvalidInputError("INVALID_INPUT", `${suites.join(", ")} ${suites.length === 1 ? "is a claude plugin eval suite" : "are claude plugin eval suites"}; run ${suites.length === 1 ? "it" : "them"} apart from eval files (${paths.filter((p) => !suites.includes(p)).join(", ")})`);
   return suites;
+}
+
+/**
+ * With no paths: `./evals` as a claude plugin eval suite (as `claude plugin eval` reads its default
+ * dir) when it holds case directories and no eval files; else [] and the eval-file defaults apply.
+ */
+async function defaultSuite(): Promise<string[]> {
+  const suite = await pluginEvalSuites([DEFAULT_DIRS[0]]);
+  if (suite) process.stderr.write(`proctor run: no eval files given — running the claude plugin eval suite in ./${DEFAULT_DIRS[0]}\n`);
+  return suite ?? [];
 }
 
 /** --detect, --power and --alpha of the ablation comparison, refused when malformed. */
@@ -254,8 +267,14 @@ const run: Command = async (argv) => {
     baseline = (await baselineModules()).readBaseline(baselineFile);
   }
 
-  const suiteDirs = await pluginEvalSuites(positionals);
+  const suiteDirs = await pluginEvalSuites(positionals.length > 0 ? positionals : await defaultSuite());
   if (suiteDirs) {
+    if (values.list) {
+      // Like --list on eval files: what would run, and nothing runs.
+      const { readPluginEvalSuite } = await import("../../src/plugin-eval/read.js");
+      for (const dir of suiteDirs) for (const c of readPluginEvalSuite(dir).cases) process.stdout.write(`${c.case.name}  (claude plugin eval case · ${c.case.runs} runs · ${c.case.graders.length} graders)  ${c.relDir}\n`);
+      return 0;
+    }
     const { runSuiteCommand } = await import("./run-suite.js");
     if (values.ablation !== undefined && values.ablation !== "with-without" && values.ablation !== "none") throw new InvalidInputError("INVALID_INPUT", `--ablation is with-without or none; got ${JSON.stringify(values.ablation)}`);
     const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
@@ -294,7 +313,7 @@ const run: Command = async (argv) => {
   let paths = positionals;
   if (paths.length === 0) {
     const found = DEFAULT_DIRS.find((dir) => existsSync(dir) && statSync(dir).isDirectory() && findEvalFiles(dir).length > 0);
-    if (!found) throw new InvalidInputError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")}\nusage: ${USAGE}`);
+    if (!found) throw new InvalidInputError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")} (nor case directories of a claude plugin eval suite in ./${DEFAULT_DIRS[0]})\nusage: ${USAGE}`);
     process.stderr.write(`proctor run: no eval files given — running the *.eval.* files in ./${found}\n`);
     paths = [found];
   }
