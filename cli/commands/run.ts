@@ -326,7 +326,7 @@ const run: Command = async (argv) => {
   }
   if (values.forecast) {
     const { forecastRun } = await import("./run-forecast.js");
-    process.stdout.write(forecastRun({ definitions, tier, trials, baseline, ablate: values.ablate }));
+    process.stdout.write(forecastRun({ definitions, tier, trials, baseline, ablate: values.ablate, earlyStop: values["early-stop"] === true }));
     return 0;
   }
   if (values.list) {
