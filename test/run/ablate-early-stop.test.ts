@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defineEval, runEvals, tool, validateCheckReport, type EvalTiers } from "../../src/index.js";
+import { renderRunReportHtml } from "../../reporters/html/run-report.js";
 import { renderRunSummary } from "../../reporters/summary/run-summary.js";
 import { makeTrace } from "../helpers/trace.js";
 
@@ -38,6 +39,7 @@ describe("ablation with early stopping", () => {
     expect(info.checks[0]!.pairs!.sequence.low).toBeGreaterThan(0);
     expect(o!.status).toBe("passed");
     validateCheckReport(o!.report!);
+    expect(renderRunReportHtml([o!.report!, o!.without!])).toContain("Early stop: both arms stopped after 8 of 60 pairs, every check&#39;s paired anytime-valid interval settled at 95% (tool(Bash): matters).");
   });
 
   it("the run's earlyStop (--early-stop) turns it on with minTrials 10; off, the arms run every trial", async () => {
