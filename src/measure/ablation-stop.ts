@@ -82,10 +82,10 @@ export class AblationStopper {
     this.verdicts = this.counts.map((c: PairedCounts) => pairedVerdict(c, this.options.alpha, this.options.detect));
     if (this.verdicts.length === 0 || this.verdicts.some((v) => v === undefined)) return;
     this.decidedAt = this.pairs;
-    const shown = this.labels.map((l, i) => `${l} ${this.verdicts[i] === "matters" ? "matters" : `within ±${this.options.detect}`}`);
+    const shown = this.labels.map((l, i) => `${l} ${this.verdicts[i] === "matters" ? "matters" : `within ±${Math.abs(this.options.detect ?? 0)}`}`);
     this.decided = {
       reason: "early-stop",
-      message: `stopped early after ${this.pairs} pairs: the anytime-valid interval of every check's delta ${this.options.detect === undefined ? "clears 0" : `clears 0 or lies within ±${this.options.detect}`} at ${Math.round((1 - this.options.alpha) * 100)}% (${shown.join("; ")})`,
+      message: `stopped early after ${this.pairs} pairs: the anytime-valid interval of every check's delta ${this.options.detect === undefined ? "clears 0" : `clears 0 or lies within ±${Math.abs(this.options.detect)}`} at ${Math.round((1 - this.options.alpha) * 100)}% (${shown.join("; ")})`,
     };
   }
 
