@@ -253,14 +253,16 @@ const withSequence = (c: PairedCounts, confidence: number) => ({ ...c, sequence:
 
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}`;
 
-/** `+100 pts (3/3 with vs 0/3 without, 95% CI +21…+100, anytime-valid −… , Fisher p = 0.100, not significant at 0.05; ~4 trials per arm …)`. */
+/** `+100 pts (3/3 with vs 0/3 without, 95% CI +21…+100, anytime-valid −… (paired −…+100 over 3 pairs), Fisher p = 0.100, not significant at 0.05; ~4 trials per arm …)`. */
 export function formatAblationCheck(c: AblationCheck, info: Pick<AblationInfo, "alpha" | "power">, confidence = 0.95): string {
   requireObject("formatAblationCheck", "c", c, "one of compareAblation(...).checks");
   requireObject("formatAblationCheck", "info", info, "what compareAblation returned");
   if (c.delta === null) return "no evaluated trials in an arm";
   const ci = c.interval ? `, ${Math.round(confidence * 100)}% CI ${signed(c.interval.low)}…${signed(c.interval.high)}` : "";
   // The fixed-n interval is right only if n was fixed in advance; the anytime-valid one holds however the run was stopped.
-  const anytime = `, anytime-valid ${signed(c.sequence.low)}…${signed(c.sequence.high)}`;
+  // The paired one (trial i with against trial i without) is what the early stop reads: usually narrower.
+  const paired = c.pairs && c.pairs.n > 0 ? ` (paired ${signed(c.pairs.sequence.low)}…${signed(c.pairs.sequence.high)} over ${c.pairs.n} pairs)` : "";
+  const anytime = `, anytime-valid ${signed(c.sequence.low)}…${signed(c.sequence.high)}${paired}`;
   const verdict = c.significant ? "significant" : "not significant";
   const plan = c.trialsPerArm === null ? "" : `; ~${c.trialsPerArm} trials per arm to see it at ${Math.round(info.power * 100)}% power`;
   return `${signed(c.delta)} pts (${c.with.passes}/${c.with.n} with vs ${c.without.passes}/${c.without.n} without${ci}${anytime}, Fisher p = ${c.pValue.toFixed(c.pValue < 0.001 ? 4 : 3)}, ${verdict} at ${info.alpha}${plan})`;
