@@ -339,7 +339,7 @@ const run: Command = async (argv) => {
     if (values.ablate !== undefined) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --ablate (ablate on one version with PROCTOR_CLAUDE)\nusage: ${USAGE}`);
     if (values.baseline || values.shard || values.traces) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --baseline, --shard or --traces (run one version with PROCTOR_CLAUDE for those)\nusage: ${USAGE}`);
     const { runMatrix } = await import("./run-matrix.js");
-    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit, ...(sandboxOff !== undefined ? { sandboxOff } : {}) });
+    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit, ...(sandboxOff !== undefined ? { sandboxOff } : {}), ...(values["early-stop"] ? { earlyStop: true } : {}) });
   }
   if (values["all-traces"] && !values.traces) throw new InvalidInputError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
