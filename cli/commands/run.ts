@@ -120,6 +120,16 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 /**
+ * With no paths: `./evals` as a claude plugin eval suite (as `claude plugin eval` reads its default
+ * dir) when it holds case directories and no eval files; else [] and the eval-file defaults apply.
+ */
+async function defaultSuite(): Promise<string[]> {
+  const suite = await pluginEvalSuites([DEFAULT_DIRS[0]]);
+  if (suite) process.stderr.write(`proctor run: no eval files given — running the claude plugin eval suite in ./${DEFAULT_DIRS[0]}\n`);
+  return suite ?? [];
+}
+
+/**
  * The positionals when every one is a `claude plugin eval` suite (a directory of case directories
  * and no eval files); undefined when none is. A mix is refused: the two kinds report differently.
  */
@@ -131,16 +141,6 @@ async function pluginEvalSuites(paths: readonly string[]): Promise<string[] | un
   if (suites.length === 0) return undefined;
   if (suites.length !== paths.length) throw new InvalidInputError("INVALID_INPUT", `${suites.join(", ")} ${suites.length === 1 ? "is a claude plugin eval suite" : "are claude plugin eval suites"}; run ${suites.length === 1 ? "it" : "them"} apart from eval files (${paths.filter((p) => !suites.includes(p)).join(", ")})`);
   return suites;
-}
-
-/**
- * With no paths: `./evals` as a claude plugin eval suite (as `claude plugin eval` reads its default
- * dir) when it holds case directories and no eval files; else [] and the eval-file defaults apply.
- */
-async function defaultSuite(): Promise<string[]> {
-  const suite = await pluginEvalSuites([DEFAULT_DIRS[0]]);
-  if (suite) process.stderr.write(`proctor run: no eval files given — running the claude plugin eval suite in ./${DEFAULT_DIRS[0]}\n`);
-  return suite ?? [];
 }
 
 /** --detect, --power and --alpha of the ablation comparison, refused when malformed. */
