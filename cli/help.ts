@@ -83,7 +83,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
   },
   run: {
     about:
-      "Measure eval files (*.eval.ts / .mjs; with no files, ./evals, else ./examples): each eval on its tier (the mock model when it has one, a replayed recording, or --real for the API), each check's pass rate with its interval, gated against the eval's thresholds.",
+      "Measure eval files (*.eval.ts / .mjs; with no files: those in ./evals; else ./evals as a claude plugin eval suite when it holds case directories; else those in ./examples): each eval on its tier (the mock model when it has one, a replayed recording, or --real for the API), each check's pass rate with its interval, gated against the eval's thresholds.",
     options: {
       mock: "run only the mock tier (default: mock, else replay, else real)",
       replay: "run only the replay tier (recordings replayed on the real binary)",
@@ -116,6 +116,8 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
         "also run every eval without one part of its setup — plugin:NAME (manifest or folder name), skill:NAME, agent:NAME, hook:EVENT, mcp:SERVER — and print per check the change in rate with its interval, Fisher's two-sided p and the trials per arm to see it; the arm without is written as its own report `<eval> [without …]` (overrides an eval's ablate field)",
       detect: "with --ablate: plan the trials per arm for this change in rate (e.g. 0.2) instead of the observed one",
       power: "with --ablate: the power of that plan (default 0.8)",
+      "early-stop":
+        "stop each eval's trials early once an anytime-valid test settles it (as the eval field earlyStop: true): every gated check shown above or below its minimum; with --ablate, the two arms run side by side and stop once every check's paired delta interval clears 0 (or, with --detect D, lies within ±D) — each verdict wrong with probability ≤ --alpha at any stop",
       html: "write the run as one self-contained HTML page: per eval its claude version, each check's rate with its interval against the minimum, and ablation deltas",
       forecast:
         "run nothing; print each eval's expected trials (exact, under its early stop) and dollars, the chance each check passes its gate, with rates and cost per trial from --baseline when given (else rates assumed at 90% and real trials bounded by their per-run cap)",

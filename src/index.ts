@@ -130,6 +130,11 @@ export { ablateSpec, compareAblation, parseComponent, formatAblationCheck } from
 export { forecastEval, renderForecast } from "./measure/forecast.js";
 export type { CheckForecast, EvalForecast, ForecastInput } from "./measure/forecast.js";
 export type { AblatedComponent, AblatableSpec, AblationCheck, AblationInfo, AblationOptions, ArmCounts } from "./measure/ablation.js";
+export type { AblationEarlyStop, SequentialStop } from "./measure/ablation-stop.js";
+export { pairedSequence, pairedVerdict } from "./stats/paired-sequence.js";
+export type { PairedCounts, PairedVerdict } from "./stats/paired-sequence.js";
+export { pairedStoppingCurve, discordantRule } from "./stats/paired-design.js";
+export type { PairedCurve } from "./stats/paired-design.js";
 
 // evals: declared with defineEval, run by `proctor run` (or runEvals in code)
 export { defineEval, isEvalDefinition } from "./eval/define.js";

@@ -16,6 +16,8 @@ export interface ForecastRunOptions {
   readonly trials: number | undefined;
   readonly baseline: Baseline | undefined;
   readonly ablate: string | undefined;
+  /** `--early-stop`: every eval as if it had `earlyStop: true` (its own settings win). */
+  readonly earlyStop?: boolean;
 }
 
 /** The forecast text for these evals. */
@@ -24,7 +26,9 @@ export function forecastRun(options: ForecastRunOptions): string {
     const tier = chooseTier(d, options.tier);
     if (typeof tier !== "string") return [];
     const labels = uniqueLabels(d.checks.map((c) => c.label ?? c.kind));
-    const early = resolveEarlyStop(d.earlyStop, d.thresholds, d.confidence ?? 0.95);
+    const ablated = (options.ablate ?? d.ablate) !== undefined;
+    // An ablated eval stops on its paired delta, not on the gate: forecast its full trials (an upper bound).
+    const early = ablated ? undefined : resolveEarlyStop(d.earlyStop ?? (options.earlyStop ? true : undefined), d.thresholds, d.confidence ?? 0.95);
     const real = typeof d.real === "object" ? d.real : undefined;
     const previous = options.baseline?.evals[d.name];
     return [
@@ -37,7 +41,7 @@ export function forecastRun(options: ForecastRunOptions): string {
         ...(previous ? { previous } : {}),
         tier,
         ...(real?.maxBudgetUsd !== undefined ? { capUsd: real.maxBudgetUsd } : {}),
-        arms: (options.ablate ?? d.ablate) !== undefined ? 2 : 1,
+        arms: ablated ? 2 : 1,
       }),
     ];
   });

@@ -30,6 +30,8 @@ export interface MatrixRunOptions {
   readonly junit: string | undefined;
   /** `--no-sandbox REASON`: every trial runs without claude's sandbox. */
   readonly sandboxOff?: string;
+  /** `--early-stop`: every eval as if it had `earlyStop: true`. */
+  readonly earlyStop?: boolean;
 }
 
 const failedStatus = (o: EvalOutcome) => o.status === "failed" || o.status === "skipped" || o.status === "incomplete" || (o.status === "not-run" && o.tier !== undefined);
@@ -64,6 +66,7 @@ export async function runMatrix(options: MatrixRunOptions): Promise<number> {
         trials: options.trials,
         concurrency: options.concurrency,
         budgetUsd: options.budgetUsd,
+        ...(options.earlyStop ? { earlyStop: true } : {}),
         progress: options.quiet ? false : "auto",
         signal: controller.signal,
       });

@@ -20,12 +20,15 @@ import type { AblationOptions } from "../../src/measure/ablation.js";
 const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
             [--claude VERSION,VERSION…] [--no-sandbox REASON]
-            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--forecast] [--html FILE]
+            [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--early-stop] [--forecast] [--html FILE]
        proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--allow-real-servers] [--mocks on|off] [--write-scripts]   (a claude plugin eval suite)`;
 
-/** Where `proctor run` looks when given no files: a project's evals, else its examples (this repo's default). */
-const DEFAULT_DIRS = ["evals", "examples"];
+/**
+ * Where `proctor run` looks when given no files: ./evals when it holds eval files or is a claude
+ * plugin eval suite (case directories), else ./examples (this repo's default).
+ */
+const DEFAULT_DIRS = ["evals", "examples"] as const;
 
 function positive(text: string | undefined, flag: string, integer: boolean): number | undefined {
   if (text === undefined) return undefined;
@@ -114,6 +117,16 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   } catch (error) {
     throw new InvalidInputError("INVALID_INPUT", `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/**
+ * With no paths: `./evals` as a claude plugin eval suite (as `claude plugin eval` reads its default
+ * dir) when it holds case directories and no eval files; else [] and the eval-file defaults apply.
+ */
+async function defaultSuite(): Promise<string[]> {
+  const suite = await pluginEvalSuites([DEFAULT_DIRS[0]]);
+  if (suite) process.stderr.write(`proctor run: no eval files given — running the claude plugin eval suite in ./${DEFAULT_DIRS[0]}\n`);
+  return suite ?? [];
 }
 
 /**
@@ -239,6 +252,7 @@ const run: Command = async (argv) => {
       power: { type: "string" },
       forecast: { type: "boolean" },
       html: { type: "string" },
+      "early-stop": { type: "boolean" },
     },
     USAGE,
   );
@@ -261,8 +275,14 @@ const run: Command = async (argv) => {
     baseline = (await baselineModules()).readBaseline(baselineFile);
   }
 
-  const suiteDirs = await pluginEvalSuites(positionals);
+  const suiteDirs = await pluginEvalSuites(positionals.length > 0 ? positionals : await defaultSuite());
   if (suiteDirs) {
+    if (values.list) {
+      // Like --list on eval files: what would run, and nothing runs.
+      const { readPluginEvalSuite } = await import("../../src/plugin-eval/read.js");
+      for (const dir of suiteDirs) for (const c of readPluginEvalSuite(dir).cases) process.stdout.write(`${c.case.name}  (claude plugin eval case · ${c.case.runs} runs · ${c.case.graders.length} graders)  ${c.relDir}\n`);
+      return 0;
+    }
     const { runSuiteCommand } = await import("./run-suite.js");
     if (values.ablation !== undefined && values.ablation !== "with-without" && values.ablation !== "none") throw new InvalidInputError("INVALID_INPUT", `--ablation is with-without or none; got ${JSON.stringify(values.ablation)}`);
     const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
@@ -303,7 +323,7 @@ const run: Command = async (argv) => {
   let paths = positionals;
   if (paths.length === 0) {
     const found = DEFAULT_DIRS.find((dir) => existsSync(dir) && statSync(dir).isDirectory() && findEvalFiles(dir).length > 0);
-    if (!found) throw new InvalidInputError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")}\nusage: ${USAGE}`);
+    if (!found) throw new InvalidInputError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")} (nor case directories of a claude plugin eval suite in ./${DEFAULT_DIRS[0]})\nusage: ${USAGE}`);
     process.stderr.write(`proctor run: no eval files given — running the *.eval.* files in ./${found}\n`);
     paths = [found];
   }
@@ -316,7 +336,7 @@ const run: Command = async (argv) => {
   }
   if (values.forecast) {
     const { forecastRun } = await import("./run-forecast.js");
-    process.stdout.write(forecastRun({ definitions, tier, trials, baseline, ablate: values.ablate }));
+    process.stdout.write(forecastRun({ definitions, tier, trials, baseline, ablate: values.ablate, earlyStop: values["early-stop"] === true }));
     return 0;
   }
   if (values.list) {
@@ -329,7 +349,7 @@ const run: Command = async (argv) => {
     if (values.ablate !== undefined) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --ablate (ablate on one version with PROCTOR_CLAUDE)\nusage: ${USAGE}`);
     if (values.baseline || values.shard || values.traces) throw new InvalidInputError("INVALID_INPUT", `--claude runs a version matrix; it does not combine with --baseline, --shard or --traces (run one version with PROCTOR_CLAUDE for those)\nusage: ${USAGE}`);
     const { runMatrix } = await import("./run-matrix.js");
-    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit, ...(sandboxOff !== undefined ? { sandboxOff } : {}) });
+    return runMatrix({ list: values.claude, definitions, fileOf, tier, trials, concurrency, budgetUsd, quiet: values.quiet === true, alpha, json: values.json, junit: values.junit, ...(sandboxOff !== undefined ? { sandboxOff } : {}), ...(values["early-stop"] ? { earlyStop: true } : {}) });
   }
   if (values["all-traces"] && !values.traces) throw new InvalidInputError("INVALID_INPUT", `--all-traces needs --traces DIR (where to keep them)\nusage: ${USAGE}`);
   const controller = new AbortController();
@@ -352,6 +372,7 @@ const run: Command = async (argv) => {
       signal: controller.signal,
       ...(values.ablate !== undefined ? { ablate: values.ablate } : {}),
       ablation,
+      ...(values["early-stop"] ? { earlyStop: true } : {}),
       baseDir: (d) => {
         const file = fileOf.get(d);
         return file ? dirname(file) : undefined;

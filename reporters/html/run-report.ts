@@ -6,6 +6,7 @@
  * the gate's verdict comes from evaluateThresholds, the deltas from the report's ablation field.
  */
 import { formatAblationCheck } from "../../src/measure/ablation.js";
+import type { AblationEarlyStop } from "../../src/measure/ablation-stop.js";
 import { evaluateThresholds, formatRate } from "../../src/measure/thresholds.js";
 import { validateCheckReport } from "../../src/measure/schema.js";
 import type { CheckReport } from "../../src/measure/types.js";
@@ -60,7 +61,7 @@ function evalSection(report: CheckReport, index: number): string {
           (c) =>
             `<tr class="delta${c.significant ? " significant" : ""}" data-label="${h(c.label)}"><td><code>${h(c.label)}</code></td><td>${h(formatAblationCheck(c, a, report.confidence))}</td><td>${c.delta === null || !c.interval ? "" : deltaBar(c.interval.low, c.interval.high, c.delta)}</td></tr>`,
         )
-        .join("")}</tbody></table>`
+        .join("")}</tbody></table>${a.earlyStop ? `<p class="early-stop">${h(earlyStopText(a.earlyStop))}</p>` : ""}`
     : "";
   return `<section class="eval" id="eval-${index}"><h2>${h(name)} <span class="status ${status === "passed" ? "pass" : status === "failed" ? "fail" : "ungated"}">${h(status)}</span></h2><p class="meta">${h(meta.join(" · "))}</p><table class="checks"><thead><tr><th></th><th>check</th><th>rate</th><th>interval (bar) · minimum (red)</th><th>gate</th></tr></thead><tbody>${checkRows.join("")}</tbody></table>${ablation}</section>`;
 }
@@ -82,4 +83,13 @@ export function renderRunReportHtml(reports: readonly CheckReport[], options: { 
 ${reports.map(evalSection).join("\n")}
 </body></html>
 `;
+}
+
+/** The ablation's early stop in a sentence: where it stopped and what each check showed, or that it ran out of trials first. */
+function earlyStopText(e: AblationEarlyStop): string {
+  const shown = e.verdicts.map((v) => `${v.label}: ${v.verdict === "negligible" ? `within ±${e.detect}` : v.verdict}`).join("; ");
+  const level = `${Math.round((1 - e.alpha) * 100)}%`;
+  return e.stopped
+    ? `Early stop: both arms stopped after ${e.pairs} of ${e.cap} pairs, every check's paired anytime-valid interval settled at ${level} (${shown}).`
+    : `Early stop: not settled after ${e.pairs} pairs of ${e.cap} (${shown}; at ${level}).`;
 }

@@ -47,6 +47,12 @@ function statsProperties(c: CheckStats, report: CheckReport, row?: ThresholdRow)
     props["ablation.without.passes"] = ablated.without.passes;
     props["ablation.without.n"] = ablated.without.n;
     props["ablation.trialsPerArm"] = ablated.trialsPerArm ?? undefined;
+    props["ablation.pairs.n"] = ablated.pairs?.n;
+    props["ablation.pairs.sequence.low"] = round(ablated.pairs?.sequence.low);
+    props["ablation.pairs.sequence.high"] = round(ablated.pairs?.sequence.high);
+    const stop = report.ablation?.earlyStop;
+    props["ablation.earlyStop.verdict"] = stop?.verdicts.find((v) => v.label === c.label)?.verdict;
+    props["ablation.earlyStop.pairs"] = stop?.pairs;
   }
   for (const [k, v] of Object.entries(c.passAtK)) props[`pass@${k}`] = round(v);
   for (const [k, v] of Object.entries(c.passHatK)) props[`pass^${k}`] = round(v);

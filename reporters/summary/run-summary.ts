@@ -83,6 +83,8 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
       const mark = c.delta === null ? p.dim("·") : c.significant ? (c.delta > 0 ? p.green("▲") : p.red("▼")) : p.dim("≈");
       lines.push(`    ${mark} ${c.label.padEnd(width)}  ${formatAblationCheck(c, a, r.confidence)}`);
     }
+    const e = a.earlyStop;
+    if (e && !e.stopped) lines.push(`    ${p.dim(`early stop: not settled after ${e.pairs} pairs (${e.verdicts.filter((v) => v.verdict === "open").map((v) => v.label).join(", ")} still open at ${Math.round((1 - e.alpha) * 100)}%)`)}`);
   }
   for (const problem of o.verdict?.problems ?? []) if (!problem.includes("errored")) lines.push(`    ${problem.startsWith("incomplete:") ? p.yellow(problem) : p.red(problem)}`);
   return lines;

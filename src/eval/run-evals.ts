@@ -13,6 +13,9 @@ import type { CheckReport } from "../measure/types.js";
 import { ConfigError, InvalidInputError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { ablateSpec, compareAblation, componentText, parseComponent, withoutName, type AblatableSpec, type AblationOptions } from "../measure/ablation.js";
+import { AblationStopper } from "../measure/ablation-stop.js";
+import { resolveEarlyStop } from "../measure/stopping.js";
+import { uniqueLabels } from "../measure/summarise.js";
 import { isEvalDefinition, type EvalDefinition, type MockSpec, type PerTrial, type RealSpec, type ReplayTierSpec } from "./define.js";
 
 /** One way to turn a spec into a Trace (the mock-model harness, the real API). */
@@ -57,6 +60,11 @@ export interface RunEvalsOptions extends Pick<MeasureOptions, "shard" | "progres
   readonly ablate?: string | undefined;
   /** Alpha, power and planned delta of the ablation comparison. */
   readonly ablation?: AblationOptions;
+  /**
+   * Early stopping for every eval (`proctor run --early-stop`), as if each had `earlyStop: true`
+   * (an eval's own `earlyStop` settings win). An ablated eval then stops on its paired delta.
+   */
+  readonly earlyStop?: boolean;
   /** The directory an eval's relative paths resolve against (its file's), for reading plugin manifests. */
   readonly baseDir?: (definition: EvalDefinition) => string | undefined;
 }
@@ -155,6 +163,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     // Two arms share the run's remaining budget half and half.
     const share = remaining === undefined ? undefined : component ? remaining / 2 : remaining;
     const budget = share === undefined ? definition.budget : { ...definition.budget, maxUsd: Math.min(share, definition.budget?.maxUsd ?? Infinity) };
+    const early = earlyStopOf(definition, options);
     const common = {
       checks: definition.checks,
       trials: options.trials ?? definition.trials,
@@ -162,7 +171,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       seed: definition.seed,
       ...(definition.k ? { k: definition.k } : {}),
       ...(definition.confidence !== undefined ? { confidence: definition.confidence } : {}),
-      ...(definition.earlyStop !== undefined ? { earlyStop: definition.earlyStop } : {}),
+      ...(early !== undefined ? { earlyStop: early } : {}),
       ...(budget ? { budget } : {}),
       ...(definition.health ? { health: definition.health } : {}),
       ...(shard ? { shard } : {}),
@@ -170,6 +179,8 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     };
     const concurrency = options.concurrency ?? definition.concurrency ?? 1;
     const limit = component ? (await import("p-limit")).default(concurrency) : undefined;
+    // With early stopping, an ablation's arms stop together on the paired delta, not on the gate.
+    const stopper = component && runner && tier !== "run" ? ablationStopper(definition, options, common.trials) : undefined;
     const withoutArm =
       component && runner && tier !== "run"
         ? measure({
@@ -185,13 +196,14 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
               ),
             concurrency,
             ...(limit ? { limit } : {}),
+            ...(stopper ? { sequential: stopper.arm("without") } : {}),
             progress: false,
           })
         : undefined;
     // A without arm that is never awaited must not reject unhandled if the with arm throws first.
     withoutArm?.catch(() => undefined);
     const withReport = await measure({
-      ...common,
+      ...(stopper ? { ...withoutEarlyStop(common), sequential: stopper.arm("with") } : common),
       ...(limit ? { limit } : {}),
       name: definition.name,
       run,
@@ -200,7 +212,8 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       ...(options.traces ? { traces: { ...options.traces, dir: tracesDirOf(options.traces.dir, definition.name) } } : {}),
     });
     const without = await withoutArm;
-    const report = without && component ? { ...withReport, ablation: compareAblation(withReport, without, component, options.ablation) } : withReport;
+    const report =
+      without && component ? { ...withReport, ablation: { ...compareAblation(withReport, without, component, options.ablation), ...(stopper ? { earlyStop: stopper.info() } : {}) } } : withReport;
     spent += report.usage.costUsd + (without?.usage.costUsd ?? 0);
     if (remaining !== undefined && (report.stopped?.limit === "maxUsd" || without?.stopped?.limit === "maxUsd")) budgetReached = true;
     if (shard) {
@@ -216,6 +229,31 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
 function withoutGate<O extends { thresholds?: unknown; earlyStop?: unknown }>(options: O): Omit<O, "thresholds" | "earlyStop"> {
   const { thresholds: _t, earlyStop: _e, ...rest } = options;
   return rest;
+}
+
+function withoutEarlyStop<O extends { earlyStop?: unknown }>(options: O): Omit<O, "earlyStop"> {
+  const { earlyStop: _e, ...rest } = options;
+  return rest;
+}
+
+/** The eval's early stop in this run: its own settings, else the run's `earlyStop: true`. */
+function earlyStopOf(definition: EvalDefinition, options: RunEvalsOptions): EvalDefinition["earlyStop"] {
+  return definition.earlyStop ?? (options.earlyStop ? true : undefined);
+}
+
+/**
+ * The paired stop of an ablated eval with early stopping on: α is 1 − its earlyStop.confidence when
+ * given, else the ablation's alpha; minTrials counts pairs; `detect` also settles a check shown
+ * inside ±detect.
+ */
+function ablationStopper(definition: EvalDefinition, options: RunEvalsOptions, trials: number): AblationStopper | undefined {
+  const option = earlyStopOf(definition, options);
+  const early = resolveEarlyStop(option, definition.thresholds);
+  if (!early) return undefined;
+  const alpha = typeof option === "object" && option.confidence !== undefined ? 1 - option.confidence : (options.ablation?.alpha ?? 0.05);
+  const labels = uniqueLabels(definition.checks.map((c) => c.label ?? c.kind));
+  const detect = options.ablation?.detect;
+  return new AblationStopper(labels, { alpha, minPairs: early.minTrials, cap: trials, ...(detect !== undefined ? { detect } : {}) });
 }
 
 /** The component this eval is ablated by in this run: the run's `ablate`, else the eval's own. */

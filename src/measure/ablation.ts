@@ -10,9 +10,11 @@ import { requireObject } from "../errors/arguments.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
 import { compareProportions } from "../stats/compare.js";
 import { trialsPerArm } from "../stats/power.js";
-import type { Interval } from "../stats/proportion.js";
+import { rate, type Interval } from "../stats/proportion.js";
 import { differenceSequence } from "../stats/sequence.js";
-import type { CheckReport } from "./types.js";
+import { pairedSequence, type PairedCounts } from "../stats/paired-sequence.js";
+import type { AblationEarlyStop } from "./ablation-stop.js";
+import type { CheckReport, CheckStats } from "./types.js";
 
 /** What an ablation removes: `plugin:NAME`, `skill:NAME`, `agent:NAME`, `hook:EVENT` or `mcp:SERVER`. */
 export interface AblatedComponent {
@@ -130,6 +132,12 @@ export interface AblationCheck {
   readonly significant: boolean;
   /** Trials per arm that would detect a delta of this size (the observed one, or `detect`) with probability `power`; null when there is none to detect. */
   readonly trialsPerArm: number | null;
+  /**
+   * The trials paired by index (trial i with, trial i without; both evaluated) and the paired
+   * anytime-valid interval for the delta (`pairedSequence`, at the report's confidence) — what the
+   * ablation's early stop reads. Absent in reports written before it was recorded.
+   */
+  readonly pairs?: PairedCounts & { readonly sequence: Interval };
 }
 
 /** The ablation recorded on the report of the arm with the component (additive report field). */
@@ -143,6 +151,8 @@ export interface AblationInfo {
   /** The delta `trialsPerArm` plans for, when given; else each check's observed delta. */
   readonly detect?: number;
   readonly checks: readonly AblationCheck[];
+  /** Present when the arms ran with early stopping: whether it stopped them, after how many pairs, and why. */
+  readonly earlyStop?: AblationEarlyStop;
 }
 
 /** Options of `compareAblation`. */
@@ -157,6 +167,40 @@ export interface AblationOptions {
 
 /** The name of the without arm's report: `tidy [without plugin:tidy]`. */
 export const withoutName = (evalName: string, component: string) => `${evalName} [without ${component}]`;
+
+/**
+ * One check's comparison from the arms' counts alone (and the paired counts, when known): what
+ * compareAblation computes, and what a merge of shards recomputes from their summed counts.
+ */
+export function ablationCheck(
+  label: string,
+  withCounts: ArmCounts,
+  withoutCounts: ArmCounts,
+  pairs: PairedCounts | undefined,
+  confidence: number,
+  options: { readonly alpha: number; readonly power: number; readonly detect?: number },
+): AblationCheck {
+  const a = { passes: withoutCounts.passes, n: withoutCounts.n };
+  const b = { passes: withCounts.passes, n: withCounts.n };
+  const cmp = compareProportions(a, b, confidence);
+  const base = rate(a.passes, a.n);
+  const planned = options.detect ?? cmp.diff;
+  const { alpha, power } = options;
+  // Plan from the without arm's rate; a change that leaves [0, 1] from there is planned the other way.
+  const plan = base === null || !planned ? undefined : (trialsPerArm(base, planned, { alpha, power }) ?? trialsPerArm(base, -planned, { alpha, power }));
+  return {
+    label,
+    with: b,
+    without: a,
+    delta: cmp.diff,
+    interval: cmp.diffInterval,
+    sequence: differenceSequence(a, b, confidence),
+    pValue: cmp.pValue,
+    significant: cmp.pValue <= alpha,
+    trialsPerArm: plan ?? null,
+    ...(pairs ? { pairs: withSequence(pairs, confidence) } : {}),
+  };
+}
 
 /** Compare the arm with the component against the arm without it, check by check (matched by label). */
 export function compareAblation(withReport: CheckReport, withoutReport: CheckReport, component: string, options: AblationOptions = {}): AblationInfo {
@@ -175,40 +219,50 @@ export function compareAblation(withReport: CheckReport, withoutReport: CheckRep
   const checks = withReport.checks.flatMap((c): AblationCheck[] => {
     const other = without.get(c.label);
     if (!other) return [];
-    const a = { passes: other.passes, n: other.n };
-    const b = { passes: c.passes, n: c.n };
-    const cmp = compareProportions(a, b, withReport.confidence);
-    const base = other.rate;
-    const planned = options.detect ?? cmp.diff;
-    // Plan from the without arm's rate; a change that leaves [0, 1] from there is planned the other way.
-    const plan = base === null || !planned ? undefined : (trialsPerArm(base, planned, { alpha, power }) ?? trialsPerArm(base, -planned, { alpha, power }));
-    return [
-      {
-        label: c.label,
-        with: b,
-        without: a,
-        delta: cmp.diff,
-        interval: cmp.diffInterval,
-        sequence: differenceSequence(a, b, withReport.confidence),
-        pValue: cmp.pValue,
-        significant: cmp.pValue <= alpha,
-        trialsPerArm: plan ?? null,
-      },
-    ];
+    const pairs = pairTrials(withReport, c, withoutReport, other);
+    return [ablationCheck(c.label, { passes: c.passes, n: c.n }, { passes: other.passes, n: other.n }, pairs, withReport.confidence, { alpha, power, ...(options.detect !== undefined ? { detect: options.detect } : {}) })];
   });
   return { component, withoutReport: withoutReport.name ?? "without", alpha, power, ...(options.detect !== undefined ? { detect: options.detect } : {}), checks };
 }
 
+/** Each evaluated trial's outcome by trial index, from a report's outcome string and its ranges. */
+function byIndex(report: CheckReport, check: CheckStats): Map<number, string> {
+  const out = new Map<number, string>();
+  let at = 0;
+  for (const [start, end] of report.trials.ranges) for (let i = start; i < end; i++) out.set(i, check.outcomes[at++] ?? "E");
+  return out;
+}
+
+/** Trial i with against trial i without, for every index both arms evaluated. */
+export function pairTrials(withReport: CheckReport, withCheck: CheckStats, withoutReport: CheckReport, withoutCheck: CheckStats): PairedCounts {
+  const theirs = byIndex(withoutReport, withoutCheck);
+  let n = 0;
+  let up = 0;
+  let down = 0;
+  for (const [i, w] of byIndex(withReport, withCheck)) {
+    const wo = theirs.get(i);
+    if (w === "E" || wo === undefined || wo === "E") continue;
+    n++;
+    if (w === "1" && wo === "0") up++;
+    else if (w === "0" && wo === "1") down++;
+  }
+  return { n, up, down };
+}
+
+const withSequence = (c: PairedCounts, confidence: number) => ({ ...c, sequence: pairedSequence(c, confidence) });
+
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}`;
 
-/** `+100 pts (3/3 with vs 0/3 without, 95% CI +21…+100, anytime-valid −… , Fisher p = 0.100, not significant at 0.05; ~4 trials per arm …)`. */
+/** `+100 pts (3/3 with vs 0/3 without, 95% CI +21…+100, anytime-valid −… (paired −…+100 over 3 pairs), Fisher p = 0.100, not significant at 0.05; ~4 trials per arm …)`. */
 export function formatAblationCheck(c: AblationCheck, info: Pick<AblationInfo, "alpha" | "power">, confidence = 0.95): string {
   requireObject("formatAblationCheck", "c", c, "one of compareAblation(...).checks");
   requireObject("formatAblationCheck", "info", info, "what compareAblation returned");
   if (c.delta === null) return "no evaluated trials in an arm";
   const ci = c.interval ? `, ${Math.round(confidence * 100)}% CI ${signed(c.interval.low)}…${signed(c.interval.high)}` : "";
   // The fixed-n interval is right only if n was fixed in advance; the anytime-valid one holds however the run was stopped.
-  const anytime = `, anytime-valid ${signed(c.sequence.low)}…${signed(c.sequence.high)}`;
+  // The paired one (trial i with against trial i without) is what the early stop reads: usually narrower.
+  const paired = c.pairs && c.pairs.n > 0 ? ` (paired ${signed(c.pairs.sequence.low)}…${signed(c.pairs.sequence.high)} over ${c.pairs.n} pairs)` : "";
+  const anytime = `, anytime-valid ${signed(c.sequence.low)}…${signed(c.sequence.high)}${paired}`;
   const verdict = c.significant ? "significant" : "not significant";
   const plan = c.trialsPerArm === null ? "" : `; ~${c.trialsPerArm} trials per arm to see it at ${Math.round(info.power * 100)}% power`;
   return `${signed(c.delta)} pts (${c.with.passes}/${c.with.n} with vs ${c.without.passes}/${c.without.n} without${ci}${anytime}, Fisher p = ${c.pValue.toFixed(c.pValue < 0.001 ? 4 : 3)}, ${verdict} at ${info.alpha}${plan})`;

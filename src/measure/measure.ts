@@ -23,6 +23,7 @@ import { at } from "../util/narrow.js";
 import { healthError, validateHealthSwitches } from "../health/gate.js";
 import type { HealthSwitches } from "../health/run-health.js";
 import { healthSummary } from "./health-summary.js";
+import type { SequentialStop } from "./ablation-stop.js";
 
 /** What each trial's `run` receives besides its index. */
 export interface TrialContext {
@@ -83,6 +84,11 @@ export interface MeasureOptions<T = Trace> {
    * @example { "script-consumed": "the agent may stop early" }
    */
   readonly health?: HealthSwitches;
+  /**
+   * A stop decided across measurements (an ablation's paired early stop): told every trial's
+   * per-check passes (null when it errored), asked before each trial starts.
+   */
+  readonly sequential?: SequentialStop;
 }
 
 function fail(message: string): never {
@@ -155,6 +161,8 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       stopped = { reason: "aborted", message: `aborted after ${tally.completed + tally.errored} trials` };
       return false;
     }
+    stopped = options.sequential?.stop();
+    if (stopped) return false;
     stopped = budgetStop(options.budget, { spentUsd: tally.costUsd, withUsage: tally.usage.trialsWithUsage, active, elapsedMs: performance.now() - t0, ran: tally.completed + tally.errored });
     return !stopped;
   };
@@ -194,6 +202,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       try {
         const results = await evaluateChecks(target as T, checks);
         tally.record(trial, results, target as never);
+        options.sequential?.record(trial, results.map((r) => r.pass));
         if (options.traces && (options.traces.keep === "all" || results.some((r) => !r.pass))) writeTrialTrace(options.traces.dir, trial, target, checks);
       } catch (error) {
         failure = new Error(`evaluating the checks threw: ${error instanceof Error ? error.message : String(error)}`);
@@ -204,7 +213,10 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       skipped ??= (failure as Error).message;
       return;
     }
-    if (failure !== undefined) tally.recordError(trial, failure);
+    if (failure !== undefined) {
+      tally.recordError(trial, failure);
+      options.sequential?.record(trial, null);
+    }
     if (log) await log.write(failure === undefined ? { trial, trace: target } : { trial, error: at(tally.errors, tally.errors.length - 1).message });
     progress.update(state());
     if (early && !stopped && options.thresholds) {

@@ -12,6 +12,7 @@ import { formatShard, parseShard, shardTrials } from "./shard.js";
 import { REPORT_VERSION, type CheckReport, type IncompleteInfo, type TrialFailure } from "./types.js";
 import { requireArray } from "../errors/arguments.js";
 import { healthSummary } from "./health-summary.js";
+import { mergeAblation } from "./merge-ablation.js";
 
 function mismatch(what: string, detail: string): never {
   throw new InvalidInputError("INVALID_INPUT", `cannot merge: ${what}`, { detail });
@@ -172,6 +173,7 @@ export function mergeReports(reports: readonly CheckReport[], names?: readonly s
   const [firstSkip] = skips;
   const union = (pick: (r: CheckReport) => readonly string[]) => [...new Set(reports.flatMap(pick))].sort();
   const incomplete = mergedIncompleteness(reports, missing);
+  const ablation = mergeAblation(reports, names, first.confidence);
   const merged: CheckReport = {
     version: REPORT_VERSION,
     ...(first.name === undefined ? {} : { name: first.name }),
@@ -196,6 +198,7 @@ export function mergeReports(reports: readonly CheckReport[], names?: readonly s
     ...(firstSkip !== undefined && skips.length === reports.length ? { skipped: { reason: firstSkip } } : {}),
     ...(incomplete ? { incomplete } : {}),
     ...(first.failureExamples !== undefined ? { failureExamples: first.failureExamples } : {}),
+    ...(ablation ? { ablation } : {}),
     mergedFrom: reports.flatMap((r, i) => (r.mergedFrom ? r.mergedFrom : [r.shard ? formatShard(r.shard) : nameAt(names, i)])),
     metadata: { proctorVersion: first.metadata.proctorVersion, agentVersions: union((r) => r.metadata.agentVersions), models: union((r) => r.metadata.models) },
     timing: {

@@ -171,6 +171,10 @@ const PROCTOR: Record<string, Case> = {
   sequenceP: input(() => proctor.sequenceP(5, 3, 0.5)),
   sequenceRule: input(() => proctor.sequenceRule(2, 0.05)),
   stoppingCurve: input(() => proctor.stoppingCurve(proctor.sequenceRule(0.5, 0.05), 0.5, -1)),
+  pairedSequence: input(() => proctor.pairedSequence({ n: 2, up: 2, down: 1 })),
+  pairedVerdict: input(() => proctor.pairedVerdict({ n: 5, up: 1, down: 1 }, 1.5)),
+  pairedStoppingCurve: input(() => proctor.pairedStoppingCurve(0.05, 0.6, 0.6, 10)),
+  discordantRule: input(() => proctor.discordantRule(0)),
   trialsPerArm: input(() => proctor.trialsPerArm(2, 0.1)),
   verdictAgainst: input(() => proctor.verdictAgainst(5, 3, 0.5, 0.05)),
   // Evals.

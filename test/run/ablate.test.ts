@@ -24,7 +24,7 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
     const r = await proctor(["run", evalFile, "--ablate", "plugin:repo-hygiene", "--json", json, "--junit", junit, "--html", html, "--quiet"], { env: noColour });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("ablation: with vs without plugin:repo-hygiene");
-    expect(r.stdout).toMatch(/≈ denied\(Bash, .*?\)\s+\+100 pts \(3\/3 with vs 0\/3 without, 95% CI \+21…\+100, anytime-valid −\d+…\+100, Fisher p = 0\.100, not significant at 0\.05; ~4 trials per arm to see it at 80% power\)/);
+    expect(r.stdout).toMatch(/≈ denied\(Bash, .*?\)\s+\+100 pts \(3\/3 with vs 0\/3 without, 95% CI \+21…\+100, anytime-valid −\d+…\+100 \(paired −\d+…\+100 over 3 pairs\), Fisher p = 0\.100, not significant at 0\.05; ~4 trials per arm to see it at 80% power\)/);
 
     const reports = (JSON.parse(readFileSync(json, "utf8")) as unknown[]).map((x, i) => validateCheckReport(x, `reports[${i}]`)) as CheckReport[];
     expect(reports.map((x) => x.name)).toEqual(["guard denies rm -rf", "guard denies rm -rf [without plugin:repo-hygiene]"]);
@@ -43,6 +43,26 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
     const text = JSON.stringify(suites[0]);
     expect(text).toContain("ablation.component");
     expect(text).toContain("ablation.pValue");
+    expect(text).toContain("ablation.pairs.sequence.low");
+    expect(text).not.toContain("ablation.earlyStop"); // it ran without early stopping
+  });
+
+  it("--early-stop: the arms stop together once the paired delta clears 0, well before their 12 trials", { timeout: 120_000 }, async () => {
+    const json = join(dir, "early.json");
+    const early = new URL("./fixtures/ablate-early.eval.mjs", import.meta.url).pathname;
+    // At α = 0.2, 5 pairs all one way settle it (8 at 0.05): a few runs, not 24.
+    const junit = join(dir, "early.xml");
+    const r = await proctor(["run", early, "--ablate", "plugin:repo-hygiene", "--early-stop", "--alpha", "0.2", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/stopped early: stopped early after 5 pairs: the anytime-valid interval of every check's delta clears 0 at 80%/);
+    const [withArm, withoutArm] = (JSON.parse(readFileSync(json, "utf8")) as unknown[]).map((x, i) => validateCheckReport(x, `reports[${i}]`)) as [CheckReport, CheckReport];
+    expect(withArm.ablation?.earlyStop).toMatchObject({ stopped: true, pairs: 5, cap: 12, alpha: 0.2, verdicts: [{ verdict: "matters" }] });
+    expect(withArm.trials.completed).toBeLessThan(12);
+    expect(withoutArm.trials.completed).toBeLessThan(12);
+    expect(withArm.ablation?.checks[0]?.pairs).toMatchObject({ down: 0 });
+    const text = JSON.stringify(parseJunit(readFileSync(junit, "utf8")).suites[0]);
+    expect(text).toContain("ablation.earlyStop.verdict");
+    expect(text).toContain("matters");
   });
 
   it("refuses a component the eval does not have, naming the ones it has", async () => {

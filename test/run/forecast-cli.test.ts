@@ -14,4 +14,14 @@ describe("proctor run --forecast", () => {
     expect(r.stdout).toContain("forecast: 2 evals");
     expect(r.stdout).not.toContain("passed ·"); // no summary: nothing ran
   });
+
+  it("--early-stop forecasts under the early stop (fewer trials than planned); an ablated eval forecasts its full trials", async () => {
+    const env = { ...(process.env as Record<string, string>), NO_COLOR: "1" };
+    const r = await proctor(["run", recorded, "--forecast", "--trials", "200", "--early-stop"], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const expected = Number(/lockfile guard: ~(\d+) of 200 trials/.exec(r.stdout)?.[1]);
+    expect(expected).toBeLessThan(200);
+    const ablated = await proctor(["run", recorded, "--forecast", "--trials", "200", "--early-stop", "--ablate", "plugin:x"], { env });
+    expect(ablated.stdout).toContain("lockfile guard: ~200 of 200 trials × 2 arms");
+  });
 });
