@@ -124,15 +124,18 @@ function readResponder(file: string, where: string, isServer: boolean): { respon
   return { responder, tools: tools as string[] };
 }
 
-function readListings(file: string, where: string): Map<string, MockToolListing> {
-  const listings = new Map<string, MockToolListing>();
-  if (!existsSync(file)) return listings;
-  let raw: unknown;
+function readJson(file: string, where: string): unknown {
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     throw invalid(`${where}: not valid JSON (${(error as Error).message})`, file);
   }
+}
+
+function readListings(file: string, where: string): Map<string, MockToolListing> {
+  const listings = new Map<string, MockToolListing>();
+  if (!existsSync(file)) return listings;
+  const raw = readJson(file, where);
   const list = isPlainObject(raw) && "result" in raw ? (raw as { result: unknown }).result : raw;
   const tools = isPlainObject(list) ? (list as { tools?: unknown }).tools : undefined;
   if (!Array.isArray(tools) || !tools.every((t) => isPlainObject(t) && typeof t.name === "string")) {
@@ -147,12 +150,7 @@ function readListings(file: string, where: string): Map<string, MockToolListing>
 function readAnswers(file: string, where: string, agentTools: ReadonlySet<string>): Map<string, AnswerRule[]> {
   const answers = new Map<string, AnswerRule[]>();
   if (!existsSync(file)) return answers;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw invalid(`${where}: not valid JSON (${(error as Error).message})`, file);
-  }
+  const raw = readJson(file, where);
   const hint = 'write {"<tool>": "<reply>"} or {"<tool>": [{"input_match": "<regex over the input JSON>", "reply": "<reply>"}, …]}; a reply starting "ERROR: " is a tool error, "ABORT: " ends the run';
   if (!isPlainObject(raw)) throw invalid(`${where}: an object of scripted replies by tool`, file, hint);
   for (const [tool, value] of Object.entries(raw)) {
