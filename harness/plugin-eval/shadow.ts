@@ -52,14 +52,16 @@ export function declaredServers(pluginDir: string): ServerMap {
   return servers;
 }
 
-/** The built stand-in script: beside this module when running from dist, else the checkout's dist. */
+/**
+ * The built stand-in script: beside this module (dist/harness/plugin-eval), from a bundled chunk
+ * (dist/chunks), or — running from the TypeScript sources — in the checkout's dist.
+ */
 export function standInScript(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const sibling = path.join(here, "stand-in.js");
-  if (existsSync(sibling)) return sibling;
-  const built = path.resolve(here, "../../dist/harness/plugin-eval/stand-in.js");
-  if (existsSync(built)) return built;
-  throw new InvalidInputError("INVALID_INPUT", `the MCP mock stand-in is not built (looked for ${sibling} and ${built})`, { hint: "run `npm run build` in the proctor checkout" });
+  const candidates = [path.join(here, "stand-in.js"), path.resolve(here, "../harness/plugin-eval/stand-in.js"), path.resolve(here, "../../dist/harness/plugin-eval/stand-in.js")];
+  const found = candidates.find((file) => existsSync(file));
+  if (found) return found;
+  throw new InvalidInputError("INVALID_INPUT", `the MCP mock stand-in is not built (looked for ${candidates.join(", ")})`, { hint: "run `npm run build` in the proctor checkout, or reinstall proctor" });
 }
 
 const toolSegment = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
