@@ -6,7 +6,7 @@
  * package breaks tsx's CommonJS loading) and source maps that point at files not shipped.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -114,6 +114,15 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.stderr).not.toMatch(/top-level await|ERR_REQUIRE|Cannot find module/i);
     expect(r.stdout).toMatch(/6 evals: 6 passed/);
     expect(r.stdout).toContain("default-export eval");
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("runs a claude plugin eval suite whose MCP server is mocked, the stand-in served from the install", async () => {
+    const plugin = join(dir, "tracker");
+    cpSync(new URL("../fixtures/plugin-eval/tracker", import.meta.url).pathname, plugin, { recursive: true, filter: (src) => !/\/evals\/(triage|flaky-api|wrong-project|report)(\/|$)/.test(src) });
+    const r = await execa("npx", ["proctor", "run", join(plugin, "evals"), "--mock", "--ablation", "none", "--trials", "1", "--output-dir", join(dir, "tracker-results")], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
+    expect(r.stderr).toContain("mocked: tickets");
+    expect(r.stdout, `${r.stdout}\n${r.stderr}`).toMatch(/✓ file-bug {2}score 1\.00/);
     expect(r.exitCode).toBe(0);
   });
 
