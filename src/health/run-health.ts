@@ -94,6 +94,14 @@ function mcpConnected(trace: Trace, expected: HealthExpectations): Verdict {
   };
 }
 
+/**
+ * What the run shows loaded: the init line's list, plus what it ran to completion — a skill that
+ * launched or a subagent that answered was loaded, whatever the trace's init line (or its absence) says.
+ */
+function seenLoaded(listed: readonly string[] | undefined, ran: readonly string[]): readonly string[] | undefined {
+  return listed === undefined && ran.length === 0 ? undefined : [...new Set([...(listed ?? []), ...ran])];
+}
+
 function namesLoaded(kind: "skill" | "agent", wanted: readonly string[] | undefined, listed: readonly string[] | undefined): Verdict {
   if (!wanted?.length) return undefined;
   const missing = wanted.filter((w) => !(listed ?? []).some((n) => answersTo(w, n)));
@@ -167,8 +175,8 @@ export function assessHealth(trace: Trace, expected: HealthExpectations = {}, sw
     "claude-ran": () => claudeRan(trace),
     "plugins-loaded": () => pluginsLoaded(trace),
     "mcp-servers-connected": () => mcpConnected(trace, expected),
-    "skills-loaded": () => namesLoaded("skill", expected.skills, trace.source.skills),
-    "agents-loaded": () => namesLoaded("agent", expected.agents, trace.source.agents),
+    "skills-loaded": () => namesLoaded("skill", expected.skills, seenLoaded(trace.source.skills, (trace.skills ?? []).filter((k) => k.status === "success").map((k) => k.name))),
+    "agents-loaded": () => namesLoaded("agent", expected.agents, seenLoaded(trace.source.agents, (trace.subagents ?? []).filter((a) => a.status === "success").map((a) => a.type))),
     "model-asked": () => modelAsked(trace),
     "script-consumed": () => scriptConsumed(expected),
     "hooks-ok": () => hooksOk(trace),

@@ -72,6 +72,17 @@ describe("run-health items", () => {
   });
 });
 
+describe("what the run shows loaded", () => {
+  it("a subagent that answered, or a skill that launched, was loaded even with no init line listing it; one that failed was not", () => {
+    const agentRan = (status: "success" | "error") => makeTrace({ subagents: [{ id: "a1", type: "helper", prompt: "p", calls: [], status }] as never });
+    vexpect(failed(agentRan("success"), { agents: ["helper"] })).toEqual([]);
+    vexpect(failed(agentRan("error"), { agents: ["helper"] })).toEqual([["agents-loaded", vexpect.stringMatching(/"helper" the eval names was not loaded/)]]);
+    const skillRan = (status: "success" | "error") => makeTrace({ skills: [{ name: "a:tidy", callIndex: 0, agent: "main", status }] as never });
+    vexpect(failed(skillRan("success"), { skills: ["tidy"] })).toEqual([]);
+    vexpect(failed(skillRan("error"), { skills: ["tidy"] })).toEqual([["skills-loaded", vexpect.stringMatching(/"tidy" the eval names was not loaded \(the run recorded no init line/)]]);
+  });
+});
+
 describe("the gate in the matchers: an unhealthy run is neither a pass nor a negated one", () => {
   const sick = makeTrace({ errors: [{ kind: "no-model-request", message: "the model was never asked" }] });
   it("vitest: toPass and .not.toPass both fail, naming the item", () => {
