@@ -9,7 +9,7 @@ import { buildCodexEnv } from "../../harness/codex/env.js";
 import { runProcess } from "../../harness/process/run-process.js";
 import { startTrap } from "../harness/helpers.js";
 import { startMockModel, type RawRequest } from "../../mock-model/index.js";
-import { advertised, denied, didNotWrite, expect, isProctorError, mcp, notTool, onlyTools, output, received, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
+import { advertised, denied, didNotWrite, evalChecks, expect, isProctorError, mcp, notTool, onlyTools, output, received, toolWith, validateTrace, wroteOnly } from "../../src/index.js";
 import { purity } from "../../src/safety.js";
 
 /** Pids of live processes whose argv is exactly `argv` (Codex runs commands in their own PID namespace, so `$!` is no host pid). */
@@ -189,7 +189,9 @@ describe("runCodex (real codex binary)", () => {
     const trace = error.result!.trace;
     vexpect(trace.complete).toBe(false);
     vexpect(trace.errors.map((e) => e.kind)).toEqual(["incomplete", "timeout"]);
-    expect(trace, [toolWith("exec_command", { command: /^sleep 297/ })]);
+    // An unhealthy run is judged by no one (expect throws RUN_UNHEALTHY); its checks still read what it recorded.
+    vexpect(() => expect(trace, [toolWith("exec_command", { command: /^sleep 297/ })])).toThrow(vexpect.objectContaining({ code: "RUN_UNHEALTHY" }));
+    vexpect(evalChecks(trace, [toolWith("exec_command", { command: /^sleep 297/ })]).map((r) => r.pass)).toEqual([toolWith("exec_command", { command: /^sleep 297/ })].map(() => true));
     // The sleep was still running while the model was asked for turn 2, and went with the tree.
     vexpect(runningMidRun).toHaveLength(1);
     vexpect(await gone(["sleep", "297"])).toBe(true);

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { describe, expect as vexpect, it } from "vitest";
 import { HarnessError, runHarness, type HarnessResult } from "../../harness/index.js";
 import { startMockModel } from "../../mock-model/index.js";
-import { isProctorError, output, toolWith, expect, hookFired } from "../../src/index.js";
+import { evalChecks, isProctorError, output, toolWith, expect, hookFired } from "../../src/index.js";
 import { processGone } from "./helpers.js";
 import { atLeast } from "../helpers/claude-version.js";
 
@@ -87,7 +87,9 @@ describe("harness reliability (real claude binary)", () => {
     const trace = error.result!.trace;
     vexpect(trace.complete).toBe(false);
     vexpect(trace.errors.map((e) => e.kind)).toEqual(["incomplete", "timeout"]);
-    expect(trace, [toolWith("Bash", { command: /sleep 300/ })]);
+    // An unhealthy run is judged by no one (expect throws RUN_UNHEALTHY); its checks still read what it recorded.
+    vexpect(() => expect(trace, [toolWith("Bash", { command: /sleep 300/ })])).toThrow(vexpect.objectContaining({ code: "RUN_UNHEALTHY" }));
+    vexpect(evalChecks(trace, [toolWith("Bash", { command: /sleep 300/ })]).map((r) => r.pass)).toEqual([toolWith("Bash", { command: /sleep 300/ })].map(() => true));
     // The backgrounded sleep was started in its own session by the CLI; it is gone too.
     const pid = Number(trace.toolCalls[0].result);
     vexpect(pid).toBeGreaterThan(0);
@@ -102,7 +104,9 @@ describe("harness reliability (real claude binary)", () => {
       script: { turns: [{ tools: [{ name: "Bash", input: { command: "echo after-hook" } }] }, { text: "Done." }] },
     });
     await cleanup();
-    expect(trace, [hookFired("PreToolUse:Bash"), output("Done.")]);
+    // An unhealthy run is judged by no one (expect throws RUN_UNHEALTHY); its checks still read what it recorded.
+    vexpect(() => expect(trace, [hookFired("PreToolUse:Bash"), output("Done.")])).toThrow(vexpect.objectContaining({ code: "RUN_UNHEALTHY" }));
+    vexpect(evalChecks(trace, [hookFired("PreToolUse:Bash"), output("Done.")]).map((r) => r.pass)).toEqual([hookFired("PreToolUse:Bash"), output("Done.")].map(() => true));
     vexpect(trace.toolCalls[0]).toMatchObject({ status: "success", result: "after-hook" });
     vexpect(trace.hooks[0]).toMatchObject({ name: "PreToolUse:Bash", blocked: false });
     vexpect(trace.hooks[0].exitCode).not.toBe(0);
