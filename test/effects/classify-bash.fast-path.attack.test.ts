@@ -104,6 +104,10 @@ const lateOptions = fc
   .tuple(fc.constantFrom(...readOnlyCommandNames().filter((n) => !["cd", "pushd", "popd", "exit", "set", "shopt", "sleep", "xargs", "env", "command"].includes(n))), fc.constantFrom("f", "-", "keep/file", "-c 2 f", "-l f"), fc.array(fc.constantFrom(...LATE), { minLength: 1, maxLength: 3 }))
   .map(([name, first, rest]) => `${name} ${first} ${rest.join(" ")}`);
 
+/** CI generates half the attack lines (fixed seeds); nightly: PROCTOR_ATTACK_SCALE=1 (or more). */
+const SCALE = Number(process.env.PROCTOR_ATTACK_SCALE ?? 0.5);
+const sized = (n: number) => Math.max(1, Math.round(n * SCALE));
+
 describe("the fast path under attack", () => {
   it("answers as the full path does over attack-shaped command lines, and takes a share of them", () => {
     let taken = 0;
@@ -111,9 +115,9 @@ describe("the fast path under attack", () => {
       fc.property(attack, (c) => {
         if (agrees(c)) taken++;
       }),
-      { numRuns: 20_000, seed: 20261203 },
+      { numRuns: sized(20_000), seed: 20261203 },
     );
-    expect(taken).toBeGreaterThan(1000);
+    expect(taken).toBeGreaterThan(sized(1000));
   });
 
   it.each(["xxd f -u", "xxd f -f", "xxd - -p", "shopt -s nullglob && xxd f -f", "ls | xxd - -c"])("%s writes a file under bash, and is not called read-only", async (command) => {
@@ -123,11 +127,11 @@ describe("the fast path under attack", () => {
   });
 
   it("calls no attack-shaped line, stdin pipeline or vanishing glob read-only that changes a file under bash", async () => {
-    const commands = [...fc.sample(attack, { numRuns: 4000, seed: 7 }), ...fc.sample(pipeline, { numRuns: 2000, seed: 8 }), ...fc.sample(vanishing, { numRuns: 3000, seed: 9 }), ...fc.sample(lateOptions, { numRuns: 3000, seed: 10 })];
+    const commands = [...fc.sample(attack, { numRuns: sized(4000), seed: 7 }), ...fc.sample(pipeline, { numRuns: sized(2000), seed: 8 }), ...fc.sample(vanishing, { numRuns: sized(3000), seed: 9 }), ...fc.sample(lateOptions, { numRuns: sized(3000), seed: 10 })];
     const readOnly = [...new Set(commands.filter((c) => fastPathVerdict(c)?.effect === "read-only"))];
     console.info(`fast-path attack oracle: ${commands.length} generated, ${readOnly.length} distinct called read-only and run under bash`);
     // The oracle proves nothing if the fast path refuses everything it is shown.
-    expect(readOnly.length).toBeGreaterThan(500);
+    expect(readOnly.length).toBeGreaterThan(sized(500));
     const findings = await runUnderBash(readOnly);
     expect(findings.map((f) => ({ command: f.command, after: f.after }))).toEqual([]);
   }, 300_000);

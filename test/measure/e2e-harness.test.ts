@@ -1,6 +1,6 @@
 /**
  * measure end to end, offline: a seeded stochastic script (in ~30 % of trials the model reaches
- * for Bash) drives the real claude binary through the mock model for 20 trials. The measured
+ * for Bash) drives the real claude binary through the mock model for 12 trials. The measured
  * rate is consistent with 30 %, every trial did exactly what its seeded draw said, and a second
  * run with the same seed — this time as two shards, merged — reproduces the report exactly.
  */
@@ -12,6 +12,7 @@ import { claudeVersion } from "../helpers/claude-version.js";
 
 const SEED = "bash-30";
 const P = 0.3;
+const TRIALS = 12;
 
 /** One trial: the model runs a Bash command with probability P (drawn from the trial's seeded stream), else reads a file. */
 async function trial(_i: number, ctx: TrialContext): Promise<Trace> {
@@ -31,7 +32,7 @@ async function trial(_i: number, ctx: TrialContext): Promise<Trace> {
 const options = (extra: Partial<MeasureOptions<Trace>> = {}): MeasureOptions<Trace> => ({
   run: trial,
   checks: [tool("Bash"), notTool("Bash"), tool("Read")],
-  trials: 20,
+  trials: TRIALS,
   concurrency: 2,
   seed: SEED,
   k: [3],
@@ -44,21 +45,21 @@ describe("measure over the real binary with a seeded stochastic mock script", ()
     const report = await measure(options());
     validateCheckReport(report);
     expect(report.errors).toEqual([]);
-    expect(report.trials.completed).toBe(20);
+    expect(report.trials.completed).toBe(TRIALS);
 
     // Every trial did what its seeded draw decided: the binary, the mock and measure lose nothing.
-    const expected = Array.from({ length: 20 }, (_, i) => (trialRandom(SEED, i).chance(P) ? "1" : "0")).join("");
+    const expected = Array.from({ length: TRIALS }, (_, i) => (trialRandom(SEED, i).chance(P) ? "1" : "0")).join("");
     const bash = report.checks[0];
     expect(bash.outcomes).toBe(expected);
     expect(report.checks[1].outcomes).toBe(expected.replace(/[01]/g, (c) => (c === "1" ? "0" : "1")));
-    expect(report.checks[2].passes).toBe(20 - bash.passes);
+    expect(report.checks[2].passes).toBe(TRIALS - bash.passes);
 
     // Consistent with 30%: the true rate lies inside the 95% interval.
     expect(bash.interval.low).toBeLessThanOrEqual(P);
     expect(bash.interval.high).toBeGreaterThanOrEqual(P);
 
     // Usage came from the runs' result lines; the version from the binary.
-    expect(report.usage.trialsWithUsage).toBe(20);
+    expect(report.usage.trialsWithUsage).toBe(TRIALS);
     expect(report.metadata.agentVersions).toEqual([claudeVersion()]);
 
     // Same seed again, split in two shards and merged: the same report, number for number.
