@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { SuiteMocks } from "../../src/plugin-eval/mocks.js";
-import type { StandInSpec } from "./stand-in.js";
+import type { MockCallRecord, StandInSpec } from "./stand-in.js";
 
 export interface ShadowPlugin {
   /** The copy to load in place of the plugin. */
@@ -113,17 +113,24 @@ export function shadowPlugin(pluginDir: string, evalRoot: string, mocks: SuiteMo
   }
 }
 
-/** The calls a run's stand-ins logged (malformed lines are skipped: the log is proctor's own). */
-export function readCallLog(file: string): import("./stand-in.js").MockCallRecord[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
+/**
+ * The calls a run's stand-ins logged, and the servers whose stand-in started (its identity line).
+ * A line that is not JSON is an error: the log is proctor's own, so a torn one is no evidence.
+ */
+export function readCallLog(file: string): { calls: MockCallRecord[]; ready: Set<string> } {
+  const calls: MockCallRecord[] = [];
+  const ready = new Set<string>();
+  if (!existsSync(file)) return { calls, ready };
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    let record: MockCallRecord | { ready: string };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      throw new Error(`the mock call log ${file} holds a line that is not JSON (${line.slice(0, 80)}); the run's mock calls cannot be read`);
+    }
+    if ("ready" in record) ready.add(record.ready);
+    else calls.push(record);
+  }
+  return { calls, ready };
 }

@@ -87,5 +87,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write("proctor mock stand-in: give the spec file\n");
     process.exit(2);
   }
-  serveStandIn(JSON.parse(readFileSync(file, "utf8")) as StandInSpec, process.env.PROCTOR_MOCK_CALLS);
+  const spec = JSON.parse(readFileSync(file, "utf8")) as StandInSpec;
+  const callLog = process.env.PROCTOR_MOCK_CALLS;
+  // The identity line: a run whose log lacks it had no working stand-in, so its calls are not evidence.
+  if (callLog) appendFileSync(callLog, `${JSON.stringify({ ready: spec.server })}\n`);
+  serveStandIn(spec, callLog);
 }

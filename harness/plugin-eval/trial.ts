@@ -174,7 +174,10 @@ export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
             : await runEval(spec);
       try {
         options.onStream?.(c, arm, trial, result.stdout);
-        const calls = callLog && mocked ? readCallLog(callLog) : undefined;
+        const log = callLog && mocked ? readCallLog(callLog) : undefined;
+        const silent = mocked?.shadow.mocked.filter((server) => !log?.ready.has(server)) ?? [];
+        if (log && silent.length) throw new Error(`the mock stand-in for ${silent.join(", ")} never started in this run (no identity line in its call log), so what the run asked of it is unknown`);
+        const calls = log?.calls;
         const mockCalls = calls?.map((r) => mockCallLine({ tool: mocked?.shadow.toolName(r.server, r.tool) ?? r.tool, input: r.input, output: r.output, verdict: r.verdict }));
         const evidence: RunEvidence = { ...evidenceFromStream(result.stdout, createdOf(result.trace), fileReader(c, result.workDir)), caseFile: (p: string) => caseFile(c, p), ...(mockCalls ? { mockCalls } : {}) };
         const abort = calls?.find((r) => r.verdict === "abort");

@@ -137,6 +137,21 @@ describe("answers", () => {
   });
 });
 
+describe("the call log", () => {
+  it("reads each stand-in's identity line and its calls, and refuses a torn line rather than skip it", async () => {
+    const { readCallLog } = await import("../../harness/plugin-eval/shadow.js");
+    const root = mkdtempSync(join(tmpdir(), "proctor-call-log-"));
+    temps.push(root);
+    const file = join(root, "calls.jsonl");
+    expect(readCallLog(file)).toEqual({ calls: [], ready: new Set() });
+    const call = { server: "tickets", tool: "status", responder: "fixed", input: {}, verdict: "tool_error", output: "429" };
+    writeFileSync(file, `${JSON.stringify({ ready: "tickets" })}\n${JSON.stringify(call)}\n`);
+    expect(readCallLog(file)).toEqual({ calls: [call], ready: new Set(["tickets"]) });
+    writeFileSync(file, `${JSON.stringify({ ready: "tickets" })}\n{"server":"tick`);
+    expect(() => readCallLog(file)).toThrow(/holds a line that is not JSON/);
+  });
+});
+
 describe("proctor mock serve's arms", () => {
   it("refuses to guess the arm of a plugin whose requests cannot show it (hooks only) when a case scripts the arms apart", async () => {
     const { startMockServe } = await import("../../harness/plugin-eval/serve.js");
