@@ -146,7 +146,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
   },
   mock: {
     about:
-      "proctor mock serve: the scripted mock model as a standalone server on 127.0.0.1 that any claude can use (ANTHROPIC_BASE_URL; any API key). Each claude session gets its own run of a script: with --suite, the script of the case whose prompt started it (<case>/proctor.script.json), and llm graders' judge calls answered from the cases' judge rules — so `claude plugin eval` runs a suite offline with no glue. Runs until stopped (Ctrl-C).",
+      "proctor mock serve: the scripted mock model as a standalone server on 127.0.0.1 that any claude can use (ANTHROPIC_BASE_URL; any API key). Each claude session gets its own run of a script: with --suite, the script of the case whose prompt started it (<case>/proctor.script.json), llm and baseline graders' judge calls answered from the cases' judge rules, and agent-played MCP mocks from mocks/<server>/proctor.answers.json — so `claude plugin eval` runs a suite offline with no glue. Runs until stopped (Ctrl-C).",
     options: { suite: "a claude plugin eval suite (eval dir) whose cases' scripts the sessions get", script: "a script (JSON/YAML) for every session no case claims", port: "listen on this port (default: a free one)" },
     examples: ["npx proctor mock serve --suite evals/ --port 8765 &  ANTHROPIC_BASE_URL=http://127.0.0.1:8765 ANTHROPIC_API_KEY=mock claude plugin eval . --trust-plugin --no-publish"],
     exit: "0 stopped by a signal · 2 bad input",
