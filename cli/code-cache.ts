@@ -155,9 +155,7 @@ export function readCodeCache(cacheFile: string): { data: Buffer; refreshes: num
     const length = stored.readUInt32LE(8);
     if (length === 0 || stored.length !== PREFIX + 2 * length) return undefined;
     const data = stored.subarray(PREFIX, PREFIX + length);
-    // A counter past REFRESHES is not one this code writes: damage to the header, not a finished cache.
-    const refreshes = stored.readUInt32LE(4);
-    return refreshes <= REFRESHES && data.equals(stored.subarray(PREFIX + length)) ? { data, refreshes } : undefined;
+    return data.equals(stored.subarray(PREFIX + length)) ? { data, refreshes: stored.readUInt32LE(4) } : undefined;
   } catch {
     return undefined;
   } finally {
