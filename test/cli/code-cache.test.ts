@@ -227,7 +227,12 @@ describe("the bin, whatever lies where its cache should be", () => {
         if (damaged.equals(valid)) return;
         writeFileSync(cacheOf(gate), damaged);
         expect(run()).toEqual(baseline);
-        expect(readFileSync(cacheOf(gate)).equals(damaged)).toBe(false);
+        // Flips confined to the refresh counter that push it to 8 or past make a cache done
+        // refreshing, on intact data, which is used and left alone (code-cache.attack.test.ts);
+        // every other damage is replaced. (fast-check's positions lean small: the header is hit.)
+        const counterOnly = damaged.subarray(0, 4).equals(valid.subarray(0, 4)) && damaged.subarray(8).equals(valid.subarray(8));
+        const done = counterOnly && damaged.readUInt32LE(4) >= 8;
+        expect(readFileSync(cacheOf(gate)).equals(damaged)).toBe(done);
       }),
       { numRuns: 12 },
     );
