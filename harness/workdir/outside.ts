@@ -2,7 +2,8 @@
  * Snapshots of a trial's writable roots beyond the work dir — its HOME, its TMPDIR, the per-trial
  * copies of plugins and MCP servers — so a write there (a server's state file, a hook's cache, a
  * tool's config) is a recorded fact, not an invisible side effect. The CLI's own bookkeeping (its
- * session logs, backups, task output) is left out; everything else counts.
+ * session logs, backups, task output, its own rule in the global git ignore file) is left out;
+ * everything else counts.
  */
 import type { FileChange, OutsideWrites } from "../../src/trace/types.js";
 import { diffSnapshots, takeSnapshot, type Snapshot } from "./snapshot.js";
@@ -34,6 +35,19 @@ const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/];
 /** Interpreter bytecode caches: derived from the source beside them, never state a trial can pass on. */
 const DERIVED = /(^|\/)__pycache__(\/|$)/;
 
+const GLOBAL_GIT_IGNORE = ".config/git/ignore";
+
+/**
+ * claude 2.1.332 adds a rule for `.claude/.cc-writes/` (its own write-tracking folder, in any
+ * directory) to the global git ignore file. That file counts as the CLI's bookkeeping only while
+ * every rule in it is such a `.claude/` rule: a line of anyone else's makes the whole write the run's.
+ */
+export function isClaudeGitIgnore(change: FileChange): boolean {
+  if (change.path !== GLOBAL_GIT_IGNORE || change.change === "deleted" || typeof change.content !== "string") return false;
+  const rules = change.content.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  return rules.length > 0 && rules.every((l) => /^(\*\*\/)?\.claude\/[^\s]*$/.test(l));
+}
+
 /** Whether a path under the named root is left out of the snapshot. */
 export function isBookkeeping(rootName: string, rel: string): boolean {
   if (DERIVED.test(rel)) return true;
@@ -53,7 +67,7 @@ export function diffRoots(plan: OutsidePlan, before: Map<string, Snapshot>): Out
   for (const root of plan.roots) {
     const after = takeSnapshot(root.path, (rel) => isBookkeeping(root.name, rel));
     const { changes: own } = diffSnapshots(root.path, before.get(root.name) ?? new Map(), after);
-    for (const c of own) changes.push({ ...c, path: `${root.name}/${c.path}` });
+    for (const c of own) if (!(root.name === "$HOME" && isClaudeGitIgnore(c))) changes.push({ ...c, path: `${root.name}/${c.path}` });
   }
   return {
     sandbox: plan.sandbox,

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isBookkeeping, diffRoots, snapshotRoots } from "../../harness/workdir/outside.js";
+import { isBookkeeping, isClaudeGitIgnore, diffRoots, snapshotRoots } from "../../harness/workdir/outside.js";
 import { copyMcpServers, packageRootOf } from "../../harness/workdir/trial-copies.js";
 import { isSandboxSpec, refuseSandboxConflict, sandboxMissing, sandboxPreflight, sandboxSettings, sandboxState, withSandbox } from "../../harness/claude/sandbox.js";
 import { isProctorError } from "../../src/index.js";
@@ -103,6 +103,16 @@ describe("the trial's roots", () => {
       expect(isBookkeeping("$HOME", planted)).toBe(false);
     }
     expect(isBookkeeping("$TMPDIR", "claude-0/out.txt")).toBe(false);
+  });
+
+  it("leave out claude's own rule in the global git ignore file, and nothing more (claude 2.1.332 writes it)", () => {
+    const ignore = (content: string | undefined, change: "created" | "modified" | "deleted" = "created") => isClaudeGitIgnore({ path: ".config/git/ignore", change, ...(content === undefined ? {} : { content }) });
+    expect(ignore("**/.claude/.cc-writes/\n")).toBe(true);
+    expect(ignore("# claude\n**/.claude/.cc-writes/\n.claude/settings.local.json\n")).toBe(true);
+    for (const planted of ["**/.claude/.cc-writes/\n*.env\n", "!secrets/\n", "", "**/.claude/x y\n"]) expect({ planted, bookkeeping: ignore(planted) }).toEqual({ planted, bookkeeping: false });
+    expect(ignore(undefined)).toBe(false);
+    expect(ignore("**/.claude/.cc-writes/\n", "deleted")).toBe(false);
+    expect(isClaudeGitIgnore({ path: ".config/git/config", change: "created", content: "**/.claude/.cc-writes/\n" })).toBe(false);
   });
 });
 
