@@ -24,9 +24,16 @@ export interface RunDirs {
   readonly mcpServers: readonly string[];
 }
 
+/**
+ * A helper the CLI started (its sandbox's socket bridge) can still be writing into the run's tmp while
+ * the tree is removed; a removal that races it fails with ENOTEMPTY. Retried a few times before the
+ * root is left to the exit hook and the supervisor.
+ */
+const RM_RETRYING = { recursive: true, force: true, maxRetries: 5, retryDelay: 50 } as const;
+
 /** Remove a run's temp root now; one that cannot be removed stays tracked, for the exit hook and the supervisor. */
 export function removeRunDirs(root: string): void {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, RM_RETRYING);
   untrackDir(root);
 }
 
@@ -36,7 +43,7 @@ export function removeRunDirs(root: string): void {
  * output). Tracked until removed, so an exit meanwhile still removes it.
  */
 export async function removeRunDirsInBackground(root: string): Promise<void> {
-  await rm(root, { recursive: true, force: true });
+  await rm(root, RM_RETRYING);
   untrackDir(root);
 }
 
