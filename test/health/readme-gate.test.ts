@@ -23,7 +23,7 @@ function readmeBlock(lang: string, marker: RegExp): string {
   return blocks[0] as string;
 }
 
-const SETTINGS = readmeBlock("json", /proctor gate/);
+const SETTINGS = readmeBlock("json", /" gate --purity/);
 const POLICY = readmeBlock("yaml", /^# \.claude\/proctor-policy\.yaml/);
 const TS = readmeBlock("ts", /PROCTOR_BIN/);
 
