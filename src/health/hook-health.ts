@@ -69,7 +69,7 @@ function crashLine(stderr: string): string | undefined {
 }
 
 /** Does the hook's first stdout line say it went async (`{"async": true, …}`)? */
-export function wentAsync(hook: Pick<HookEvent, "stdout" | "output">): boolean {
+export function wentAsync(hook: Partial<Pick<HookEvent, "stdout" | "output">>): boolean {
   const first = (hook.stdout ?? hook.output ?? "").trimStart().split("\n", 1)[0]?.trim() ?? "";
   if (!first.startsWith("{")) return false;
   try {

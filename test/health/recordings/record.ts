@@ -12,8 +12,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runHarness, type HarnessSpec } from "../../../harness/index.js";
-import { SCENARIOS } from "./scenarios.js";
+import { runHarness } from "../../../harness/index.js";
+import { SCENARIOS, type Scenario } from "./scenarios.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const LATEST = process.env.PROCTOR_CLAUDE ?? "/work/claude-latest/node_modules/.bin/claude";
@@ -54,8 +54,8 @@ export function scrub(stdout: string, trialRoot: string): string {
   return `${out.join("\n")}\n`;
 }
 
-async function record(version: "pinned" | "latest", name: string, spec: HarnessSpec): Promise<void> {
-  const result = await runHarness({ prompt: "go", reject: false, timeoutMs: 120_000, ...(version === "latest" ? { claudePath: LATEST } : {}), ...spec });
+async function record(version: "pinned" | "latest", name: string, spec: Scenario): Promise<void> {
+  const result = await runHarness({ reject: false, timeoutMs: 120_000, ...(version === "latest" ? { claudePath: LATEST } : {}), ...spec });
   const root = path.dirname(result.workDir);
   const v = result.trace.source.agentVersion ?? version;
   const dir = path.join(HERE, v);

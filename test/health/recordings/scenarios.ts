@@ -17,9 +17,10 @@ const rmThenDone = { turns: [bash("rm -rf build"), { text: "Done." }] };
 /** The README's gate hook, as a user copies it into a fixture's .claude/settings.json. */
 export const README_GATE_COMMAND = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/proctor gate --purity bounded --policy .claude/proctor-policy.yaml || exit 2';
 
-type Scenario = Omit<HarnessSpec, "prompt"> & { prompt?: string };
+/** A run as recorded: every scenario sends the same prompt. */
+export type Scenario = HarnessSpec;
 
-export const SCENARIOS: Record<string, Scenario> = {
+const SPECS: Record<string, Omit<HarnessSpec, "prompt">> = {
   // Healthy, on every version.
   plain: { script: { turns: [{ text: "Done." }] } },
   "everyday-hooks": {
@@ -62,3 +63,5 @@ export const SCENARIOS: Record<string, Scenario> = {
   "node-crash-wrapped": { settings: preBash(`node -e 'JSON.parse("{")' || exit 2`), script: bashThenDone },
   "not-found-or-true": { settings: { hooks: { PostToolUse: [{ matcher: "Bash", hooks: [hook('"$CLAUDE_PROJECT_DIR"/hooks/log.sh || true')] }] } }, script: bashThenDone },
 };
+
+export const SCENARIOS: Record<keyof typeof SPECS, Scenario> = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [name, { prompt: "go", ...spec }]));
