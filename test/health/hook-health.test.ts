@@ -27,6 +27,7 @@ const EXPECTED: Record<keyof typeof SCENARIOS, "healthy" | RegExp> = {
   "async-config-cancelled": "healthy",
   "async-config-finished": "healthy",
   "security-warnings-plugin": "healthy",
+  "session-end-hooks": "healthy",
   "background-bash": "healthy",
   "deny-says-not-found": "healthy",
   "deny-json-says-not-found": "healthy",
@@ -185,6 +186,42 @@ describe("hook health properties", () => {
         const other = hookProblem(hookEvent({ exitCode, blocked: false, outcome: exitCode === 0 ? "success" : "error", stderr }), true);
         const expectedOther = exitCode === 0 ? undefined : exitCode === 126 ? "not-executable" : exitCode === 127 ? "not-found" : exitCode > 128 && exitCode < 160 ? "killed" : "crashed";
         return atEnd === undefined && deliberate === undefined && other?.kind === expectedOther;
+      }),
+    );
+  });
+});
+
+describe("the reader's cancelledAtEnd: only hook answers and notices since the last result line", () => {
+  type Step = "text-turn" | "result" | "start" | "cancel" | "notice" | "progress";
+  const line = (step: Step, n: number): object => {
+    switch (step) {
+      case "text-turn":
+        return { type: "assistant", message: { id: `m${n}`, role: "assistant", content: [{ type: "text", text: "hi" }] } };
+      case "result":
+        return { type: "result", subtype: "success", is_error: false, result: "hi", num_turns: 1 };
+      case "start":
+        return { type: "system", subtype: "hook_started", hook_id: `h${n}`, hook_name: "Stop", hook_event: "Stop" };
+      case "cancel":
+        return { type: "system", subtype: "hook_response", hook_id: `c${n}`, hook_name: "PostToolUse:Bash", hook_event: "PostToolUse", output: "", stdout: "", stderr: "", exit_code: 1, outcome: "cancelled" };
+      case "notice":
+        return { type: "system", subtype: "informational", content: "note", level: "warning" };
+      case "progress":
+        return { type: "system", subtype: "hook_progress", hook_id: `p${n}`, stdout: "" };
+    }
+  };
+
+  it("marks a cancelled answer at end exactly when the oracle's scan of the steps says the session had ended", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom<Step>("text-turn", "result", "start", "cancel", "notice", "progress"), { maxLength: 14 }), (steps) => {
+        const text = [{ type: "system", subtype: "init", session_id: "s", tools: [] }, ...steps.map(line)].map((l) => JSON.stringify(l)).join("\n");
+        const cancelled = parseTranscript(text, { sourceKind: "harness" }).hooks.filter((h) => h.outcome === "cancelled");
+        // Oracle: walk back from each cancel to the nearest line that is neither a hook answer nor a notice.
+        const expected = steps.flatMap((step, i) => {
+          if (step !== "cancel") return [];
+          const before = steps.slice(0, i).filter((s) => s !== "cancel" && s !== "notice" && s !== "progress");
+          return [before.at(-1) === "result"];
+        });
+        return JSON.stringify(cancelled.map((h) => h.cancelledAtEnd === true)) === JSON.stringify(expected);
       }),
     );
   });

@@ -45,6 +45,7 @@ const SPECS: Record<string, Omit<HarnessSpec, "prompt">> = {
     plugins: [SECURITY_PLUGIN],
     script: { turns: [{ tools: [{ name: "Write", input: { file_path: "app.js", content: "const config = eval(userInput);\n" } }] }, { text: "Done." }] },
   },
+  "session-end-hooks": { settings: { hooks: { SessionEnd: [{ hooks: [hook("echo bye >&2")] }, { hooks: [hook("sleep 30")] }] } }, script: { turns: [{ text: "Done." }] } },
   "background-bash": { script: { turns: [bash("sleep 5", { run_in_background: true }), { text: "Started." }, { text: "Noted.", optional: true }] } },
   "deny-says-not-found": { settings: preBash(`echo "refusing: build: not found in the allowlist" >&2; exit 2`), script: rmThenDone },
   "deny-json-says-not-found": {
