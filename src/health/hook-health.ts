@@ -33,7 +33,7 @@ export interface HookProblem {
   readonly evidence?: string;
 }
 
-const SHELL = String.raw`(?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)`;
+const SHELL = "(?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh|ksh|ash)";
 /** dash/sh `/bin/sh: 1: CMD: not found`, bash `bash: line 1: CMD: command not found` / `bash: CMD: No such file or directory`, zsh `zsh:1: command not found: CMD`. */
 const SHELL_CANNOT_RUN = new RegExp(String.raw`^${SHELL}:(?: line)? ?(?:\d+: )?(?:.+: )?(not found|command not found|Permission denied|No such file or directory|Is a directory|cannot execute[^\n]*)(?:: .+)?$`);
 /** What a shell prints for a child a signal ended (dash: the name alone; bash: `sh: line 1: 123 Killed  cmd`). */
@@ -118,7 +118,7 @@ export function hookFix(problems: readonly HookProblem[]): string {
   const kinds = new Set(problems.map((p) => p.kind));
   const fixes: string[] = [];
   if (kinds.has("not-found") || kinds.has("not-executable")) {
-    fixes.push("the hook's command must start inside the trial: its work dir is a fresh copy of the fixture ($CLAUDE_PROJECT_DIR, with no node_modules), so give the command an absolute path (the README's gate hook: PROCTOR_BIN in the spec's env), put it on PATH, or ship it in the plugin (${CLAUDE_PLUGIN_ROOT}); chmod +x a script run by path");
+    fixes.push("the hook's command must start inside the trial: its work dir is a fresh copy of the fixture ($CLAUDE_PROJECT_DIR, with no node_modules), so give the command an absolute path (the README's gate hook: PROCTOR_BIN in the spec's env), put it on PATH, or ship it in the plugin ($CLAUDE_PLUGIN_ROOT); chmod +x a script run by path");
   }
   if (kinds.has("killed") || kinds.has("crashed") || kinds.has("never-answered")) fixes.push("run the hook by hand with the input it got (proctor's runHook) and read what it printed");
   if (kinds.has("timed-out")) fixes.push("raise the hook's timeout, or make a slow hook async");
