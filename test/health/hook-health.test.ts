@@ -84,6 +84,13 @@ describe("hook health on recorded runs of each claude version", () => {
     }
   });
 
+  it("background-bash: 2.1.197 kills the command still running at the end, 2.1.332 waits for it and gives the agent its notification — healthy on both", () => {
+    const status = (version: string) => [...readFileSync(`${RECORDINGS}${version}/background-bash.jsonl`, "utf8").matchAll(/"subtype":"task_notification".*?"status":"(\w+)"/g)].map((m) => m[1]);
+    expect(status("2.1.197")).toEqual(["stopped"]);
+    expect(status("2.1.332")).toEqual(["completed"]);
+    expect(read("2.1.332", "background-bash").replies.map((r) => r.text)).toEqual(["Started.", "Noted."]);
+  });
+
   it("security-warnings-plugin: the async SessionStart hook said so, and the PostToolUse warning reached the model", () => {
     for (const version of VERSIONS) {
       const trace = read(version, "security-warnings-plugin");
