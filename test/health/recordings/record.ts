@@ -8,12 +8,15 @@
  *
  * `latest` is PROCTOR_CLAUDE, else /work/claude-latest/node_modules/.bin/claude.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { resolveClaudeBinary } from "../../../harness/claude/binary.js";
 import { runHarness } from "../../../harness/index.js";
-import { SCENARIOS, type Scenario } from "./scenarios.js";
+import { parseTranscript } from "../../../src/trace/transcript.js";
+import { makeTypoPlugin, SCENARIOS, type Scenario } from "./scenarios.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const LATEST = process.env.PROCTOR_CLAUDE ?? "/work/claude-latest/node_modules/.bin/claude";
@@ -57,15 +60,22 @@ export function scrub(stdout: string, trialRoot: string): string {
 async function record(version: "pinned" | "latest", name: string, spec: Scenario): Promise<void> {
   const result = await runHarness({ reject: false, timeoutMs: 120_000, ...(version === "latest" ? { claudePath: LATEST } : {}), ...spec });
   const root = path.dirname(result.workDir);
-  const v = result.trace.source.agentVersion ?? version;
+  // The binary's own word: a run killed early may have written no init line to name it.
+  const v = /\d+\.\d+\.\d+/.exec(execFileSync(version === "latest" ? LATEST : resolveClaudeBinary(), ["--version"], { encoding: "utf8" }))?.[0] ?? version;
   const dir = path.join(HERE, v);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `${name}.jsonl`), scrub(result.stdout, root));
+  const stream = scrub(result.stdout, root);
+  writeFileSync(path.join(dir, `${name}.jsonl`), stream);
+  // What the harness held the run to, and the errors it found beyond the stream (a plugin claude dropped, the time limit).
+  const fromStream = new Set(parseTranscript(stream, { sourceKind: "harness" }).errors.map((e) => e.kind));
+  const held = { expected: result.trace.health?.expected ?? {}, errors: result.trace.errors.filter((e) => !fromStream.has(e.kind)) };
+  writeFileSync(path.join(dir, `${name}.held.json`), `${scrub(JSON.stringify(held), root).trim()}\n`);
   process.stdout.write(`${v} ${name}: ${result.trace.health?.ok ? "healthy" : `unhealthy (${result.trace.health?.items.filter((i) => i.status === "failed").map((i) => i.name).join(", ")})`}\n`);
   await result.cleanup();
 }
 
 const [which = "both", ...only] = process.argv.slice(2);
+makeTypoPlugin();
 const versions: ("pinned" | "latest")[] = which === "both" ? ["pinned", "latest"] : [which as "pinned" | "latest"];
 for (const version of versions) {
   for (const [name, spec] of Object.entries(SCENARIOS)) {

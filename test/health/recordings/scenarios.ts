@@ -1,12 +1,29 @@
 /**
  * The runs recorded for the run-health table tests (record.ts), by name: healthy runs that look
  * unusual on some claude version, and hooks that did not run as designed. The expected verdicts
- * live with the tests (hook-health.test.ts); these are only what was run.
+ * live with the tests (recorded-health.test.ts); these are only what was run.
  */
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HarnessSpec } from "../../../harness/index.js";
 
 export const SECURITY_PLUGIN = fileURLToPath(new URL("../../real-plugins/fixtures/plugins/security-warnings-async/", import.meta.url));
+
+const require = createRequire(import.meta.url);
+const FS_SERVER = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+/** A copy of a vendored plugin whose manifest claude rejects (`"version": 1.0`); record.ts makes it (makeTypoPlugin) before it runs. */
+const TYPO_PLUGIN = path.join(tmpdir(), "proctor-health-typo-plugin");
+
+/** Make the plugin copy with the manifest typo, once. */
+export function makeTypoPlugin(): void {
+  if (existsSync(TYPO_PLUGIN)) return;
+  cpSync(fileURLToPath(new URL("../../real-plugins/fixtures/plugins/makefile-best-practices/", import.meta.url)), TYPO_PLUGIN, { recursive: true });
+  const manifest = path.join(TYPO_PLUGIN, ".claude-plugin/plugin.json");
+  writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"version": "1.0.0"', '"version": 1.0'));
+}
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ tools: [{ name: "Bash", input: { command, ...extra } }] });
 const hook = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra });
@@ -20,7 +37,7 @@ export const README_GATE_COMMAND = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/proc
 /** A run as recorded: every scenario sends the same prompt. */
 export type Scenario = HarnessSpec;
 
-const SPECS: Record<string, Omit<HarnessSpec, "prompt">> = {
+const SPECS: Record<string, Omit<HarnessSpec, "prompt"> & { readonly prompt?: string }> = {
   // Healthy, on every version.
   plain: { script: { turns: [{ text: "Done." }] } },
   "everyday-hooks": {
@@ -52,6 +69,23 @@ const SPECS: Record<string, Omit<HarnessSpec, "prompt">> = {
     settings: preBash(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"/bin/sh: 1: rm: not found on the allowlist"}}'`),
     script: rmThenDone,
   },
+  // Unhealthy, on the other items.
+  "skill-and-agent-not-loaded": {
+    skills: { tidy: "---\nname: tidy\ndescription: Tidy up\n---\nTidy.\n", broken: "no frontmatter\n" },
+    agents: { checker: "---\nname: checker\ndescription: Checks things\n---\nCheck.\n", bad: "no frontmatter\n" },
+    script: { turns: [{ text: "Done." }] },
+  },
+  "plugin-not-loaded": { plugins: [TYPO_PLUGIN], script: { turns: [{ text: "Done." }] } },
+  "mcp-server-failed": { mcpConfig: { mcpServers: { fs: { command: process.execPath, args: [FS_SERVER.replace("index.js", "indx.js"), "."] } } }, script: { turns: [{ text: "Done." }] } },
+  "mcp-server-connected": { mcpConfig: { mcpServers: { fs: { command: process.execPath, args: [FS_SERVER, "."] } } }, script: { turns: [{ text: "Done." }] } },
+  "preamble-failed": {
+    prompt: "/commit",
+    files: { ".claude/commands/commit.md": "---\ndescription: Commit\n---\nStatus: !`git status --short`\n\nCommit the changes.\n" },
+    script: { turns: [{ text: "Done." }] },
+  },
+  "script-unused": { script: { turns: [{ text: "Done." }, bash("echo never")] } },
+  "max-turns": { maxTurns: 1, script: { turns: [bash("echo 1"), bash("echo 2"), { text: "Done.", optional: true }] } },
+  "killed-at-timeout": { timeoutMs: 6000, script: { turns: [{ text: "Done.", delayMs: 60_000 }] } },
   // Unhealthy: the hook did not run as designed.
   "sync-timeout": { settings: preBash("sleep 5", { timeout: 1 }), script: bashThenDone },
   "crash-exit-1": { settings: preBash("echo boom >&2; exit 1"), script: bashThenDone },
@@ -65,4 +99,4 @@ const SPECS: Record<string, Omit<HarnessSpec, "prompt">> = {
   "not-found-or-true": { settings: { hooks: { PostToolUse: [{ matcher: "Bash", hooks: [hook('"$CLAUDE_PROJECT_DIR"/hooks/log.sh || true')] }] } }, script: bashThenDone },
 };
 
-export const SCENARIOS: Record<keyof typeof SPECS, Scenario> = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [name, { prompt: "go", ...spec }]));
+export const SCENARIOS: Record<keyof typeof SPECS, Scenario> = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [name, { prompt: "go", ...spec } as Scenario]));

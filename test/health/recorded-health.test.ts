@@ -1,26 +1,35 @@
 /**
- * Hook health against recorded real runs of both supported claude versions (recordings/, made by
- * recordings/record.ts from recordings/scenarios.ts): healthy runs that look unusual — async hooks,
- * hooks cancelled at session end, background tasks, deliberate denials that say "not found" — are
- * healthy; hooks that did not run as designed are unhealthy whatever exit code wrapped them, named
- * with what they printed. Then the evidence reader's table and properties.
+ * Run health against recorded real runs of both supported claude versions (recordings/, made by
+ * recordings/record.ts from recordings/scenarios.ts; each run's stream plus what the harness held it
+ * to): every item fails on the runs that did not happen as designed and on nothing else. Healthy
+ * runs that look unusual — async hooks, hooks cancelled at session end, background tasks, SessionEnd
+ * hooks, deliberate denials that say "not found" — are healthy; hooks that did not run as designed
+ * are unhealthy whatever exit code wrapped them, named with what they printed. Then the evidence
+ * reader's table and properties, and the reader's `cancelledAtEnd` against a scan of the stream.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hookProblem, startEvidence, wentAsync, type HookProblemKind } from "../../src/health/hook-health.js";
-import { assessHealth } from "../../src/health/run-health.js";
+import { assessHealth, type HealthExpectations, type HealthItemName } from "../../src/health/run-health.js";
 import { parseTranscript } from "../../src/trace/transcript.js";
-import type { HookEvent } from "../../src/trace/types.js";
+import type { HookEvent, Trace } from "../../src/trace/types.js";
 import { SCENARIOS } from "./recordings/scenarios.js";
 
 const RECORDINGS = fileURLToPath(new URL("./recordings/", import.meta.url));
 const VERSIONS = ["2.1.197", "2.1.332"];
 const read = (version: string, name: string) => parseTranscript(readFileSync(`${RECORDINGS}${version}/${name}.jsonl`, "utf8"), { sourceKind: "harness" });
 
-/** What each recorded run must be judged: healthy, or unhealthy on hooks-ok with this message. */
-const EXPECTED: Record<keyof typeof SCENARIOS, "healthy" | RegExp> = {
+/** A recorded run as the harness judged it: its stream, what it was held to, and the errors the harness found beyond the stream. */
+function judge(version: string, name: string) {
+  const trace = read(version, name);
+  const held = JSON.parse(readFileSync(`${RECORDINGS}${version}/${name}.held.json`, "utf8")) as { expected: HealthExpectations; errors: Trace["errors"] };
+  return { trace, health: assessHealth({ ...trace, errors: [...trace.errors, ...held.errors] }, held.expected) };
+}
+
+/** What each recorded run must be judged: healthy, unhealthy on hooks-ok with this message, or unhealthy on exactly these items. */
+const EXPECTED: Record<keyof typeof SCENARIOS, "healthy" | RegExp | readonly HealthItemName[]> = {
   plain: "healthy",
   "everyday-hooks": "healthy",
   "async-session-start": "healthy",
@@ -31,6 +40,14 @@ const EXPECTED: Record<keyof typeof SCENARIOS, "healthy" | RegExp> = {
   "background-bash": "healthy",
   "deny-says-not-found": "healthy",
   "deny-json-says-not-found": "healthy",
+  "mcp-server-connected": "healthy",
+  "skill-and-agent-not-loaded": ["skills-loaded", "agents-loaded"],
+  "plugin-not-loaded": ["plugins-loaded"],
+  "mcp-server-failed": ["mcp-servers-connected"],
+  "preamble-failed": ["model-asked", "script-consumed"],
+  "script-unused": ["script-consumed"],
+  "max-turns": ["script-consumed", "within-limits"],
+  "killed-at-timeout": ["claude-ran", "script-consumed", "within-limits"],
   "sync-timeout": /PreToolUse:Bash timed out \(claude cancelled it\)/,
   "crash-exit-1": /PreToolUse:Bash crashed \(exit 1\): boom/,
   "gate-not-found": /PreToolUse:Bash could not start its command \(exit 2, which claude took as a deliberate block\): \/bin\/sh: 1: \/tmp\/proctor-run-TRIAL\/work\/node_modules\/\.bin\/proctor: not found/,
@@ -47,6 +64,7 @@ describe("hook health on recorded runs of each claude version", () => {
   it("every scenario is recorded on every version, and nothing else is", () => {
     for (const version of VERSIONS) {
       const files = readdirSync(`${RECORDINGS}${version}`).filter((f) => f.endsWith(".jsonl"));
+      expect(readdirSync(`${RECORDINGS}${version}`).filter((f) => f.endsWith(".held.json")).length).toBe(files.length);
       expect(files.map((f) => f.replace(/\.jsonl$/, "")).sort()).toEqual(Object.keys(SCENARIOS).sort());
     }
     expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(SCENARIOS).sort());
@@ -55,13 +73,14 @@ describe("hook health on recorded runs of each claude version", () => {
   for (const version of VERSIONS) {
     describe(`claude ${version}`, () => {
       for (const [name, expected] of Object.entries(EXPECTED)) {
-        it(`${name}: ${expected === "healthy" ? "healthy" : "hooks-ok fails"}`, () => {
-          const trace = read(version, name);
-          expect(trace.source.agentVersion).toBe(version);
-          const health = assessHealth(trace);
+        it(`${name}: ${expected === "healthy" ? "healthy" : expected instanceof RegExp ? "hooks-ok fails" : `${expected.join(", ")} fail`}`, () => {
+          const { trace, health } = judge(version, name);
+          expect(trace.source.agentVersion ?? version).toBe(version);
           const failed = health.items.filter((i) => i.status === "failed");
           if (expected === "healthy") {
             expect(failed).toEqual([]);
+          } else if (!(expected instanceof RegExp)) {
+            expect(failed.map((i) => i.name)).toEqual(expected);
           } else {
             expect(failed.map((i) => i.name)).toEqual(["hooks-ok"]);
             expect(failed[0]?.message).toMatch(expected);
