@@ -10,6 +10,7 @@
 import type { Trace } from "../trace/types.js";
 import { answersTo } from "../checks/names.js";
 import { requireArray, requireObject } from "../errors/arguments.js";
+import { describeHookProblem, hookFix, hookProblem } from "./hook-health.js";
 
 /** The items, in the order they are reported. Each name is stable: it keys the per-eval switches. */
 export const HEALTH_ITEMS = ["claude-ran", "plugins-loaded", "mcp-servers-connected", "skills-loaded", "agents-loaded", "model-asked", "script-consumed", "hooks-ok", "within-limits"] as const;
@@ -136,15 +137,18 @@ function scriptConsumed(expected: HealthExpectations): Verdict {
   };
 }
 
+/** Hooks that did not run as designed (hook-health.ts): a background hook claude cancelled at session end is not one. */
 function hooksOk(trace: Trace): Verdict {
-  const crashed = trace.hooks.filter((h) => !h.blocked && (h.exitCode === null ? trace.complete : h.exitCode !== 0 || h.outcome === "error" || h.outcome === "cancelled"));
-  if (crashed.length === 0) return undefined;
-  const describe = crashed
-    .slice(0, 3)
-    .map((h) => `${h.name} ${h.exitCode === null ? "never answered" : h.outcome === "cancelled" ? "timed out (claude cancelled it)" : `exited ${h.exitCode}`}${h.stderr?.trim() ? `: ${h.stderr.trim().slice(0, 120)}` : ""}`);
+  const problems = trace.hooks.flatMap((hook) => {
+    const problem = hookProblem(hook, trace.complete);
+    return problem ? [{ hook, problem }] : [];
+  });
+  if (problems.length === 0) return undefined;
+  const describe = problems.slice(0, 3).map(({ hook, problem }) => describeHookProblem(hook, problem));
+  const n = problems.length;
   return {
-    message: `${crashed.length} hook run${crashed.length === 1 ? "" : "s"} crashed or timed out: ${describe.join("; ")}${crashed.length > 3 ? "; …" : ""}`,
-    fix: "run the hook by hand with the input it got (proctor's runHook); a hook that blocks on purpose exits 2 or answers with JSON",
+    message: `${n} hook run${n === 1 ? "" : "s"} did not run as designed: ${describe.join("; ")}${n > 3 ? "; …" : ""}`,
+    fix: hookFix(problems.map((p) => p.problem)),
   };
 }
 

@@ -89,6 +89,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       stderr: str,
       callId: str,
       at: int,
+      cancelledAtEnd: { const: true },
     }),
   },
   replies: { type: "array", items: obj(["text", "at"], { text: str, messageId: str, at: int }) },

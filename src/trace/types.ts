@@ -121,6 +121,11 @@ export interface HookEvent {
   readonly callId?: string;
   /** Number of tool calls made before this hook fired (its place on the timeline). */
   readonly at: number;
+  /**
+   * claude cancelled it when the session ended (its answer came after the run's result line): a
+   * hook still running in the background — an async hook — not one that timed out.
+   */
+  readonly cancelledAtEnd?: true;
 }
 
 /** One turn-ending reply of the main agent. */

@@ -42,7 +42,7 @@ describe("run health on the real binary", { timeout: 60_000 }, () => {
       run({ prompt: "go", settings: hook("sleep 5", 1), script: { turns: [bash("echo hi"), { text: "Done." }] } }),
     ]);
     vexpect(failedItems(crashed)).toEqual(["hooks-ok"]);
-    vexpect(item(crashed, "hooks-ok")?.message).toMatch(/PreToolUse:Bash exited 1: boom/);
+    vexpect(item(crashed, "hooks-ok")?.message).toMatch(/PreToolUse:Bash crashed \(exit 1\): boom/);
     vexpect(failedItems(slow)).toEqual(["hooks-ok"]);
     vexpect(item(slow, "hooks-ok")?.message).toMatch(/PreToolUse:Bash timed out/);
   });

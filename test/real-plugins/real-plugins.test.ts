@@ -11,11 +11,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect as vexpect, it } from "vitest";
 import { runHarness, type HarnessSpec } from "../../harness/index.js";
-import { denied, hookFired, measure, notTool, received, skill, tool, type Check, type CheckReport, type HealthSwitches, type Trace } from "../../src/index.js";
+import { denied, fileContains, hookFired, measure, notTool, received, skill, tool, wrote, type Check, type CheckReport, type HealthSwitches, type Trace } from "../../src/index.js";
+import { claudeVersion } from "../helpers/claude-version.js";
 
 const PLUGINS = fileURLToPath(new URL("./fixtures/plugins/", import.meta.url));
 const WEBFETCH_BLOCKER = path.join(PLUGINS, "github-webfetch-blocker");
 const MAKEFILE = path.join(PLUGINS, "makefile-best-practices");
+const SECURITY_WARNINGS = path.join(PLUGINS, "security-warnings-async");
 const require = createRequire(import.meta.url);
 const serverScript = (pkg: string) => require.resolve(`@modelcontextprotocol/${pkg}/dist/index.js`);
 
@@ -47,7 +49,19 @@ async function evalOnce(spec: HarnessSpec, checks: readonly Check<Trace>[], heal
 const passed = (r: CheckReport) => r.trials.errored === 0 && r.checks.every((c) => c.passes === c.n && c.n === 1);
 const unhealthy = (r: CheckReport) => [r.trials.errored, r.errors[0]?.code, r.errors[0]?.health];
 
-describe("real plugins and MCP servers, as their docs say they behave", { timeout: 120_000 }, () => {
+describe(`real plugins and MCP servers, as their docs say they behave (claude ${claudeVersion()})`, { timeout: 120_000 }, () => {
+  it("security-guidance's hook shape: its SessionStart hook goes async and is cancelled at session end, its PostToolUse warning reaches the model, the file is written — a healthy run", async () => {
+    const report = await evalOnce(
+      {
+        prompt: "load the config",
+        plugins: [SECURITY_WARNINGS],
+        script: { turns: [{ tools: [{ name: "Write", input: { file_path: "app.js", content: "const config = eval(userInput);\n" } }] }, { text: "Done." }] },
+      },
+      [hookFired("SessionStart:startup"), hookFired("PostToolUse:Write"), received("eval() runs arbitrary code"), wrote("app.js"), fileContains("app.js", "eval(userInput)")],
+    );
+    vexpect(passed(report), JSON.stringify(report.errors)).toBe(true);
+  });
+
   it("makefile-best-practices: its skill loads under the plugin's name and its body reaches the model", async () => {
     const report = await evalOnce(
       { prompt: "add a Makefile", plugins: [MAKEFILE], script: { turns: [{ tools: [{ name: "Skill", input: { skill: "makefile-best-practices:makefile-best-practices" } }] }, { text: "Done." }] } },

@@ -83,6 +83,8 @@ export interface ClaudeReadState {
   readonly subagentTypes: Map<string, string>;
   readonly hooks: HookEvent[];
   readonly startedHooks: Map<string, StartedHook>;
+  /** Nothing but hook answers and notices since the last `result` line: the session had ended. */
+  afterResult: boolean;
   /** The hook ids that answered (a started hook that did not is pending when the run ends). */
   readonly answeredHooks: Set<string>;
   readonly errors: RunProblem[];
@@ -143,6 +145,7 @@ export function startClaudeRead(kind: TraceSource["kind"] = "transcript"): Claud
     subagentTypes: new Map(),
     hooks: [],
     startedHooks: new Map(),
+    afterResult: false,
     answeredHooks: new Set(),
     errors: [],
     result: undefined,
@@ -336,6 +339,8 @@ function readHookResponse(state: ClaudeReadState, event: Json): void {
   hook.stderr = stderr;
   if (callId) hook.callId = callId;
   hook.at = start?.at ?? state.calls.length;
+  // claude cancels what still runs in the background (an async hook) when the session ends, and says so after its result line.
+  if (hook.outcome === "cancelled" && state.afterResult) hook.cancelledAtEnd = true;
   state.hooks.push(hook);
 }
 
@@ -398,6 +403,8 @@ export function readClaudeEvent(state: ClaudeReadState, event: unknown, line: nu
   state.events++;
   const reader = READERS.get(event.type);
   if (reader) reader(state, event, line);
+  if (event.type === "result") state.afterResult = true;
+  else if (event.type === "assistant" || event.type === "user" || event.subtype === "init" || event.subtype === "hook_started") state.afterResult = false;
   else if (carriesCalls(event)) {
     // A new kind of line is harmless unless it carries calls or results this reader would miss.
     state.errors.push({ kind: "unknown-event", line, message: `claude ${state.source.agentVersion ?? "(version unknown)"} wrote a "${event.type}" line carrying tool calls or results that proctor does not read (line ${line}): the Trace may miss calls` });
