@@ -58,7 +58,8 @@ export class AblationStopper {
   private decided: StopInfo | undefined;
   private decidedAt: number | undefined;
   private verdicts: PairedVerdict[];
-  private waiting: string | undefined;
+  /** The progress note, computed on demand and kept until the next pair (the stop itself never needs it). */
+  private waiting: { readonly pairs: number; readonly text: string } | undefined;
 
   constructor(
     private readonly labels: readonly string[],
@@ -96,8 +97,6 @@ export class AblationStopper {
   private look(): void {
     if (this.decided || this.pairs < this.options.minPairs) return;
     this.verdicts = this.counts.map((c: PairedCounts) => pairedVerdict(c, this.options.alpha, this.options.detect));
-    this.waiting = undefined;
-    if (this.verdicts.length > 0 && this.verdicts.some((v) => v === undefined)) this.waiting = this.openText();
     if (this.verdicts.length === 0 || this.verdicts.some((v) => v === undefined)) return;
     this.decidedAt = this.pairs;
     const margin = Math.round(Math.abs(this.options.detect ?? 0) * 100);
@@ -113,7 +112,8 @@ export class AblationStopper {
   status(): string | undefined {
     if (this.decided) return undefined;
     if (this.pairs < this.options.minPairs) return `ablation ${this.pairs} pairs, first look at ${this.options.minPairs}`;
-    return this.waiting;
+    if (this.waiting?.pairs !== this.pairs) this.waiting = { pairs: this.pairs, text: this.openText() };
+    return this.waiting.text;
   }
 
   /** `ablation 24 pairs, open: output(…) −12…+18 (needs clear of 0, or within ±10) — --detect 0.2 would settle it`. */
