@@ -22,6 +22,7 @@ import { buildJunitXml } from "../../reporters/junit/xml.js";
 import { renderRunSummary } from "../../reporters/summary/run-summary.js";
 import { runExitCode } from "../../cli/commands/run.js";
 import { parseJunit } from "../reporters/helpers.js";
+import { proctor } from "../helpers/cli.js";
 import { makeTrace } from "../helpers/trace.js";
 
 const RUNS = Number(process.env.PROCTOR_PROPERTY_RUNS ?? 150);
@@ -162,5 +163,21 @@ describe("exit code, console, JSON and JUnit agree on every verdict", () => {
     expect(runExitCode([o!])).toBe(0);
     const { root } = parseJunit(buildJunitXml(reportSuites([o!.report!, o!.without!]), "proctor run"));
     expect([root["@failures"], root["@errors"]].map(Number)).toEqual([0, 0]);
+  });
+
+  it("proctor merge --check reads the JSON file by the same rule: an arm without that errored fails it, a healthy one passes", { timeout: 120_000 }, async () => {
+    const run = async (without: Outcome) => {
+      const tiers: EvalTiers = { mock: { run: async (spec) => ((spec.plugins ?? []).length > 0 ? trace(true, "pass") : trace(false, without)) } };
+      const definition = defineEval({ name: "tidy", mock: { prompt: "tidy up", plugins: [plugin], script: { turns: [] } }, checks: [tool("Bash"), skill("tidy")], trials: 2, ablate: "plugin:tidy-plugin" });
+      const [o] = await runEvals([definition], { tiers, progress: false });
+      const file = join(dir, `run-${without}.json`);
+      writeFileSync(file, JSON.stringify([o!.report, o!.without]));
+      return { outcome: o!, merged: await proctor(["merge", file, "--check", "-o", join(dir, `merged-${without}.json`)]) };
+    };
+    const healthy = await run("pass");
+    expect([healthy.outcome.status, healthy.merged.exitCode]).toEqual(["passed", 0]);
+    const broken = await run("error");
+    expect([broken.outcome.status, broken.merged.exitCode]).toEqual(["failed", 1]);
+    expect(broken.merged.stderr).toContain("the arm without plugin:tidy-plugin: 2 trials errored (tolerated: 0)");
   });
 });
