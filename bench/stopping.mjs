@@ -5,6 +5,7 @@
 // average against the fixed-N exact test. Prints figures, never asserts (test/stats/sequential.test.ts does).
 // Run: npm run build && node bench/stopping.mjs   (BENCH_STOP_N=1000)
 import * as p from "../dist/src/index.js";
+import { DEFAULT_DETECT } from "../dist/src/measure/ablation-stop.js";
 
 const N = Number(process.env.BENCH_STOP_N ?? 1000);
 const ALPHA = 0.05;
@@ -84,3 +85,21 @@ for (const [without, withRate, corr] of [[0.5, 0.8, 0], [0.2, 0.5, 0], [0.5, 0.7
 }
 console.log(`figure: ablation worst wrong "it matters" / α at δ = 0, N ≤ ${N} = ${(worstPaired / ALPHA).toFixed(3)} (goal ≤ 1)`);
 console.log(`figure: ablation early-stop pairs / fixed-N trials per arm at equal power (0.8 vs 0.5, independent arms) = ${pairedHeadline.toFixed(3)} (goal ≤ 1)`);
+
+// The default margin (--detect unset: ±0.2): a check the part does not move settles as "no effect
+// beyond ±20 points" instead of running to the cap. Computed exactly over (up, down) pairs.
+const D = DEFAULT_DETECT;
+const M = Math.min(N, 150);
+console.log(`\nablation with the default margin ±${D} (N ≤ ${M}, minPairs 10): wrong verdicts and pairs used`);
+console.log("true δ   pUp    pDown  wrong 'matters'  wrong 'negligible'  settled by N   E[pairs]");
+let worstNegligible = 0;
+for (const [up, down] of [[0, 0], [0.05, 0.05], [0.15, 0.15], [0.25, 0.25], [0.5, 0.5], [0.2, 0], [0.35, 0.15], [0.6, 0.4]]) {
+  const c = p.pairedStoppingCurve(ALPHA, up, down, M, 10, D);
+  const delta = up - down;
+  const wrongMatters = Math.abs(delta) < 1e-9 ? c.above[M] + c.below[M] : 0;
+  const wrongNegligible = Math.abs(delta) >= D - 1e-9 ? c.negligible[M] : 0;
+  worstNegligible = Math.max(worstNegligible, wrongNegligible);
+  const settled = c.above[M] + c.below[M] + c.negligible[M];
+  console.log(`${delta.toFixed(2).padStart(6)} ${String(up).padEnd(6)} ${String(down).padEnd(6)} ${pct(wrongMatters).padStart(15)} ${pct(wrongNegligible).padStart(19)} ${pct(settled).padStart(14)} ${c.expectedPairs.toFixed(1).padStart(10)}`);
+}
+console.log(`figure: ablation worst wrong "no effect beyond ±${D}" / α at δ = ±${D}, N ≤ ${M} = ${(worstNegligible / ALPHA).toFixed(3)} (goal ≤ 1)`);

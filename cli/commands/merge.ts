@@ -6,6 +6,7 @@ import { JSON_FILE_LIMITS, readTextWithin } from "../../src/io/read-bounded.js";
 import { mergeReports, missingShards } from "../../src/measure/merge.js";
 import { parseCheckReports } from "../../src/measure/schema.js";
 import { evaluateThresholds, formatRate } from "../../src/measure/thresholds.js";
+import { evalVerdict } from "../../src/measure/ablation-verdict.js";
 import type { CheckReport } from "../../src/measure/types.js";
 import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
@@ -86,10 +87,16 @@ const merge: Command = async (argv) => {
     });
   }
   let failed = false;
-  for (const { report, missing, inputs } of merged) {
-    // --allow-partial: the shards there are are gated; the written report still says what is missing.
-    const gated = missing.length > 0 ? withoutMissingShards(report, inputs) : report;
-    const verdict = evaluateThresholds(gated);
+  // An ablated eval's arm without the part is judged with the arm with it (evalVerdict), as `proctor run` judges it.
+  // --allow-partial: the shards there are are gated; the written report still says what is missing.
+  const gatedOf = (m: (typeof merged)[number]) => (m.missing.length > 0 ? withoutMissingShards(m.report, m.inputs) : m.report);
+  const byName = new Map(merged.map((m) => [m.report.name, gatedOf(m)]));
+  const arms = new Set(merged.flatMap((m) => (m.report.ablation ? [m.report.ablation.withoutReport] : [])));
+  for (const m of merged) {
+    const { report, missing } = m;
+    if (!report.ablation && !report.thresholds && arms.has(report.name ?? "")) continue;
+    const gated = gatedOf(m);
+    const verdict = report.ablation ? evalVerdict(gated, byName.get(report.ablation.withoutReport)) : evaluateThresholds(gated);
     if (missing.length > 0) process.stderr.write(`${report.name ? `${report.name}: ` : ""}partial: gated on the shards given; missing ${missing.join(", ")}\n`);
     if (verdict.status === "passed") continue;
     failed = true;

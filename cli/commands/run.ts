@@ -158,6 +158,17 @@ function ablationOptions(values: { detect?: string | undefined; power?: string |
   return { ...(alpha !== undefined ? { alpha } : {}), ...(power !== undefined ? { power } : {}), ...(detect !== undefined ? { detect } : {}) };
 }
 
+/**
+ * The exit code of a finished run: 1 when an eval did not pass (failed, skipped, incomplete, or
+ * not run though its tier was chosen) or a check regressed against the baseline, else 0. The
+ * statuses come from the same verdict the summary, the JUnit file and a reader of the JSON apply
+ * (evalVerdict), so all four agree.
+ */
+export function runExitCode(outcomes: readonly EvalOutcome[], regressed = false): 0 | 1 {
+  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || o.status === "incomplete" || (o.status === "not-run" && o.tier !== undefined));
+  return failed || regressed ? 1 : 0;
+}
+
 /** The signals that stop a run: Ctrl-C, a polite kill, a closed terminal. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -426,7 +437,6 @@ const run: Command = async (argv) => {
     writeJunit(values.junit, buildJunitXml([...reportSuites(reports), ...(diff ? diffSuites(diff) : [])], "proctor run"));
   }
 
-  const failed = outcomes.some((o) => o.status === "failed" || o.status === "skipped" || o.status === "incomplete" || (o.status === "not-run" && o.tier !== undefined));
-  return failed || diff?.regressed ? 1 : 0;
+  return runExitCode(outcomes, diff?.regressed === true);
 };
 export default run;

@@ -10,7 +10,9 @@ import { createPalette, shouldColour, type Palette } from "../trace-view/colour.
 import { firstLine } from "../text/sanitize.js";
 import { requireArray, requireObject } from "../../src/errors/arguments.js";
 import { testedRangeWarning, versionsText } from "../../src/measure/claude-versions.js";
-import { formatAblationCheck } from "../../src/measure/ablation.js";
+import { formatAblationCheck, type AblationInfo } from "../../src/measure/ablation.js";
+import { describeParts } from "../../src/measure/ablation-parts.js";
+import type { CheckReport } from "../../src/measure/types.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
@@ -76,19 +78,55 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
     lines.push(`    ${p.red(`${r.trials.errored} trial${r.trials.errored === 1 ? "" : "s"} errored`)} — ${first}${r.errors.length > 2 ? "; …" : ""}`);
   }
   if (r.stopped && o.status !== "incomplete") lines.push(`    ${p.yellow(`stopped early: ${r.stopped.message}`)}`);
-  if (r.ablation) {
-    const a = r.ablation;
-    lines.push(`    ${p.bold(`ablation: with vs without ${a.component}`)}  ${p.dim(`(${a.withoutReport}: ${o.without ? `${o.without.trials.completed} trials` : "not run"})`)}`);
-    for (const c of a.checks) {
-      const mark = c.delta === null ? p.dim("·") : c.significant ? (c.delta > 0 ? p.green("▲") : p.red("▼")) : p.dim("≈");
-      lines.push(`    ${mark} ${c.label.padEnd(width)}  ${formatAblationCheck(c, a, r.confidence)}`);
-    }
-    const e = a.earlyStop;
-    if (e && !e.stopped) lines.push(`    ${p.dim(`early stop: not settled after ${e.pairs} pairs (${e.verdicts.filter((v) => v.verdict === "open").map((v) => v.label).join(", ")} still open at ${Math.round((1 - e.alpha) * 100)}%)`)}`);
-  }
-  for (const problem of o.verdict?.problems ?? []) if (!problem.includes("errored")) lines.push(`    ${problem.startsWith("incomplete:") ? p.yellow(problem) : p.red(problem)}`);
+  if (r.ablation) lines.push(...ablationLines(o, width, p));
+  // The with arm's errored trials are listed above; the arm without's problems are the verdict's own reasons.
+  for (const problem of o.verdict?.problems ?? []) if (!problem.includes("errored") || problem.startsWith("the arm without")) lines.push(`    ${problem.startsWith("incomplete:") ? p.yellow(problem) : p.red(problem)}`);
   return lines;
 }
+
+/** One arm's evidence: trials evaluated of those that ran, run health, errors (the first one's message). */
+function armLine(name: string, r: CheckReport | undefined, p: Palette, note?: string): string {
+  if (!r) return `      ${name.padEnd(8)} ${p.red("not run: nothing to compare with")}`;
+  const t = r.trials;
+  const parts = [`${t.completed}/${t.ran} trials evaluated`];
+  const unhealthy = r.health?.unhealthy ?? 0;
+  parts.push(unhealthy > 0 ? p.red(`run health: ${unhealthy} unhealthy (${Object.entries(r.health?.items ?? {}).map(([item, n]) => `${item} ×${n}`).join(", ")})`) : "run health ok");
+  const other = t.errored - unhealthy;
+  if (other > 0) parts.push(p.red(`${other} errored`));
+  const first = r.errors[0];
+  const example = first ? p.dim(` — e.g. trial ${first.trial}: ${firstLine(first.message, 100)}`) : "";
+  return `      ${name.padEnd(8)} ${parts.join(" · ")}${note ? ` · ${p.dim(note)}` : ""}${example}`;
+}
+
+/** The ablation block: each arm's evidence, then each check's delta, then how the early stop stands. */
+function ablationLines(o: EvalOutcome, width: number, p: Palette): string[] {
+  const r = o.report as CheckReport;
+  const a = r.ablation as AblationInfo;
+  const removed = a.removed ? describeParts(a.removed) : "";
+  const lines = [
+    `    ${p.bold(`ablation: with vs without ${a.component}`)}`,
+    armLine("with", r, p),
+    armLine("without", o.without, p, removed ? `not loaded there, as expected (removed with ${a.component}): ${removed}` : undefined),
+  ];
+  for (const c of a.checks) {
+    const mark = c.delta === null ? p.dim("·") : c.significant ? (c.delta > 0 ? p.green("▲") : p.red("▼")) : p.dim("≈");
+    lines.push(`    ${mark} ${c.label.padEnd(width)}  ${formatAblationCheck(c, a, r.confidence)}`);
+    if (c.namesRemoved?.length) lines.push(`        ${p.dim(`names ${c.namesRemoved.join(", ")}, removed with ${a.component}: failing without it is the expected effect (a failed check there, not an error)`)}`);
+  }
+  const e = a.earlyStop;
+  if (e && !e.stopped) {
+    const open = a.checks.filter((c) => e.verdicts.some((v) => v.label === c.label && v.verdict === "open"));
+    const span = (c: (typeof open)[number]) => (c.pairs ? ` ${signedPts(c.pairs.sequence.low)}…${signedPts(c.pairs.sequence.high)}` : "");
+    const margin = e.detect === undefined ? "clear of 0" : `clear of 0, or within ±${Math.round(Math.abs(e.detect) * 100)} pts${e.defaultDetect ? " (the default margin)" : ""}`;
+    const widest = Math.max(0, ...open.map((c) => (c.pairs ? Math.max(Math.abs(c.pairs.sequence.low), Math.abs(c.pairs.sequence.high)) : 1)));
+    const settle = Math.min(1, Math.ceil((widest + 1e-9) * 10) / 10);
+    const hint = e.detect === undefined || settle > Math.abs(e.detect) ? `; --detect ${settle} would settle ${open.length === 1 ? "it" : "them"}, or raise --trials` : "; raise --trials";
+    lines.push(`    ${p.yellow(`early stop: not settled after ${e.pairs} pairs — still open at ${Math.round((1 - e.alpha) * 100)}%: ${open.map((c) => `${c.label}${span(c)}`).join(", ")} (each needs its interval ${margin})${hint}`)}`);
+  }
+  return lines;
+}
+
+const signedPts = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(Math.round(x * 100))}`;
 
 /** The whole summary: one block per eval, then the tally, cost and time. */
 export function renderRunSummary(outcomes: readonly EvalOutcome[], options: { colour?: boolean } = {}): string {

@@ -13,7 +13,9 @@ import type { CheckReport } from "../measure/types.js";
 import { ConfigError, InvalidInputError, ProctorError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
 import { ablateSpec, compareAblation, componentText, parseComponent, withoutName, type AblatableSpec, type AblationOptions } from "../measure/ablation.js";
-import { AblationStopper } from "../measure/ablation-stop.js";
+import { AblationStopper, DEFAULT_DETECT } from "../measure/ablation-stop.js";
+import { partsNamedBy, removedParts, type RemovedParts } from "../measure/ablation-parts.js";
+import { evalVerdict } from "../measure/ablation-verdict.js";
 import { resolveEarlyStop } from "../measure/stopping.js";
 import { uniqueLabels } from "../measure/summarise.js";
 import { isEvalDefinition, type EvalDefinition, type MockSpec, type PerTrial, type RealSpec, type ReplayTierSpec } from "./define.js";
@@ -181,6 +183,8 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
     const limit = component ? (await import("p-limit")).default(concurrency) : undefined;
     // With early stopping, an ablation's arms stop together on the paired delta, not on the gate.
     const stopper = component && runner && tier !== "run" ? ablationStopper(definition, options, common.trials) : undefined;
+    // What the component takes away: expected missing in the arm without it (run health reads it so).
+    const removed = component && tier !== "run" ? removedFrom(definition, tier, component, options) : undefined;
     const withoutArm =
       component && runner && tier !== "run"
         ? measure({
@@ -197,6 +201,7 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
             concurrency,
             ...(limit ? { limit } : {}),
             ...(stopper ? { sequential: stopper.arm("without") } : {}),
+            ...(removed ? { absent: removed } : {}),
             progress: false,
           })
         : undefined;
@@ -212,18 +217,38 @@ export async function runEvals(definitions: readonly EvalDefinition[], options: 
       ...(options.traces ? { traces: { ...options.traces, dir: tracesDirOf(options.traces.dir, definition.name) } } : {}),
     });
     const without = await withoutArm;
-    const report =
-      without && component ? { ...withReport, ablation: { ...compareAblation(withReport, without, component, options.ablation), ...(stopper ? { earlyStop: stopper.info() } : {}) } } : withReport;
+    const report = without && component ? { ...withReport, ablation: ablationField(definition, withReport, without, component, removed, stopper, options) } : withReport;
     spent += report.usage.costUsd + (without?.usage.costUsd ?? 0);
     if (remaining !== undefined && (report.stopped?.limit === "maxUsd" || without?.stopped?.limit === "maxUsd")) budgetReached = true;
     if (shard) {
       outcomes.push({ definition, tier, report, ...(without ? { without } : {}), status: "partial", note: `shard ${shard.index}/${shard.count}: a partial report — merge the shards (proctor merge), then gate` });
       continue;
     }
-    const verdict = evaluateThresholds(report);
+    // An ablated eval is also held to its arm without the part having evidence (ablation-verdict.ts).
+    const verdict = without ? evalVerdict(report, without) : evaluateThresholds(report);
     outcomes.push({ definition, tier, report, verdict, status: verdict.status, ...(without ? { without } : {}) });
   }
   return outcomes;
+}
+
+/** The report's `ablation` field: the comparison, the parts the component took away (and which checks name them), the early stop. */
+function ablationField(definition: EvalDefinition, withReport: CheckReport, without: CheckReport, component: string, removed: RemovedParts | undefined, stopper: AblationStopper | undefined, options: RunEvalsOptions) {
+  const info = compareAblation(withReport, without, component, options.ablation);
+  const labels = uniqueLabels(definition.checks.map((c) => c.label ?? c.kind));
+  const named = new Map(definition.checks.map((c, i) => [labels[i], removed ? partsNamedBy(c, removed) : []]));
+  const checks = info.checks.map((c) => {
+    const parts = named.get(c.label) ?? [];
+    return parts.length ? { ...c, namesRemoved: parts } : c;
+  });
+  const hasParts = removed && Object.values(removed).some((v) => (v as readonly string[]).length > 0);
+  return { ...info, checks, ...(hasParts ? { removed } : {}), ...(stopper ? { earlyStop: stopper.info() } : {}) };
+}
+
+/** The parts `component` removes from this eval's spec (as trial 0 resolves it). */
+function removedFrom(definition: EvalDefinition, tier: "mock" | "replay" | "real", component: string, options: RunEvalsOptions): RemovedParts {
+  const before = asAblatable(resolveSpec(definition[tier] as PerTrial<MockSpec & RealSpec & ReplayTierSpec>, previewContext(definition)), definition, options);
+  const parsed = parseComponent(component);
+  return removedParts(before, ablateSpec(before, parsed), parsed);
 }
 
 function withoutGate<O extends { thresholds?: unknown; earlyStop?: unknown }>(options: O): Omit<O, "thresholds" | "earlyStop"> {
@@ -243,8 +268,8 @@ function earlyStopOf(definition: EvalDefinition, options: RunEvalsOptions): Eval
 
 /**
  * The paired stop of an ablated eval with early stopping on: α is 1 − its earlyStop.confidence when
- * given, else the ablation's alpha; minTrials counts pairs; `detect` also settles a check shown
- * inside ±detect.
+ * given, else the ablation's alpha; minTrials counts pairs; a check shown inside ±detect
+ * (DEFAULT_DETECT unless given) is settled too.
  */
 function ablationStopper(definition: EvalDefinition, options: RunEvalsOptions, trials: number): AblationStopper | undefined {
   const option = earlyStopOf(definition, options);
@@ -252,8 +277,9 @@ function ablationStopper(definition: EvalDefinition, options: RunEvalsOptions, t
   if (!early) return undefined;
   const alpha = typeof option === "object" && option.confidence !== undefined ? 1 - option.confidence : (options.ablation?.alpha ?? 0.05);
   const labels = uniqueLabels(definition.checks.map((c) => c.label ?? c.kind));
+  // Without --detect, a check the part does not move settles inside the default margin instead of running to the cap.
   const detect = options.ablation?.detect;
-  return new AblationStopper(labels, { alpha, minPairs: early.minTrials, cap: trials, ...(detect !== undefined ? { detect } : {}) });
+  return new AblationStopper(labels, { alpha, minPairs: early.minTrials, cap: trials, detect: detect ?? DEFAULT_DETECT, ...(detect === undefined ? { defaultDetect: true } : {}) });
 }
 
 /** The component this eval is ablated by in this run: the run's `ablate`, else the eval's own. */

@@ -6,6 +6,7 @@
 import type { Check } from "../checks/check.js";
 import { InvalidInputError, RunError } from "../errors/proctor-error.js";
 import type { Trace } from "../trace/types.js";
+import { answersTo } from "../checks/names.js";
 import { assessHealth, describeHealth, HEALTH_ITEMS, type HealthExpectations, type HealthItemName, type HealthSwitches, type RunHealth } from "./run-health.js";
 
 /** Thrown (or recorded as the trial's error) for a run that did not happen as designed; `health` says which items failed. */
@@ -73,11 +74,32 @@ const isTrace = (value: unknown): value is Trace => {
 const union = (a: readonly string[] | undefined, b: readonly string[]) => [...new Set([...(a ?? []), ...b])];
 
 /**
+ * Parts removed from the run on purpose (an ablation's arm without them): their skills, agents
+ * and MCP servers are expected to be missing, so their absence is not unhealthy.
+ */
+export interface AbsentParts {
+  readonly skills?: readonly string[];
+  readonly agents?: readonly string[];
+  readonly mcpServers?: readonly string[];
+}
+
+/** Options of the gate: the checks (what they name is expected), the eval's switches, the parts removed on purpose. */
+export interface HealthGateOptions {
+  readonly checks?: readonly Check<never>[];
+  readonly switches?: HealthSwitches;
+  readonly absent?: AbsentParts;
+}
+
+/** `wanted` without the names that answer to a part removed on purpose. */
+const present = (wanted: readonly string[] | undefined, absent: readonly string[] | undefined) =>
+  wanted && absent?.length ? wanted.filter((w) => !absent.some((a) => a === w || answersTo(w, a))) : wanted;
+
+/**
  * The health of one trial as the gate sees it: what the harness recorded on the Trace, plus the
  * skills and agents its checks name, with the eval's switches. `undefined` when the target is not
  * a Trace (a hook run, a custom target): there is no run to judge.
  */
-export function trialHealth(target: unknown, options: { readonly checks?: readonly Check<never>[]; readonly switches?: HealthSwitches } = {}): RunHealth | undefined {
+export function trialHealth(target: unknown, options: HealthGateOptions = {}): RunHealth | undefined {
   if (!isTrace(target)) return undefined;
   const recorded = target.health;
   const named = namedByChecks(options.checks ?? []);
@@ -87,6 +109,13 @@ export function trialHealth(target: unknown, options: { readonly checks?: readon
     ...(named.skills.length || base.skills ? { skills: union(base.skills, named.skills) } : {}),
     ...(named.agents.length || base.agents ? { agents: union(base.agents, named.agents) } : {}),
   };
+  const absent = options.absent;
+  if (absent) {
+    const skills = present(expected.skills, absent.skills);
+    const agents = present(expected.agents, absent.agents);
+    const mcpServers = present(expected.mcpServers, absent.mcpServers);
+    Object.assign(expected, { ...(skills ? { skills } : {}), ...(agents ? { agents } : {}), ...(mcpServers ? { mcpServers } : {}) });
+  }
   const switches: Partial<Record<HealthItemName, string>> = {};
   for (const item of recorded?.items ?? []) if (item.status === "off" && item.reason) switches[item.name] = item.reason;
   Object.assign(switches, options.switches);
@@ -94,7 +123,7 @@ export function trialHealth(target: unknown, options: { readonly checks?: readon
 }
 
 /** `undefined` for a healthy trial (or a target that is not a Trace), else the error that stands for it. */
-export function healthError(target: unknown, options: { readonly checks?: readonly Check<never>[]; readonly switches?: HealthSwitches } = {}): RunUnhealthyError | undefined {
+export function healthError(target: unknown, options: HealthGateOptions = {}): RunUnhealthyError | undefined {
   const health = trialHealth(target, options);
   return health && !health.ok ? new RunUnhealthyError(health) : undefined;
 }

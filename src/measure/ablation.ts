@@ -14,6 +14,7 @@ import { rate, type Interval } from "../stats/proportion.js";
 import { differenceSequence } from "../stats/sequence.js";
 import { pairedSequence, type PairedCounts } from "../stats/paired-sequence.js";
 import type { AblationEarlyStop } from "./ablation-stop.js";
+import type { RemovedParts } from "./ablation-parts.js";
 import type { CheckReport, CheckStats } from "./types.js";
 
 /** What an ablation removes: `plugin:NAME`, `skill:NAME`, `agent:NAME`, `hook:EVENT` or `mcp:SERVER`. */
@@ -138,6 +139,11 @@ export interface AblationCheck {
    * ablation's early stop reads. Absent in reports written before it was recorded.
    */
   readonly pairs?: PairedCounts & { readonly sequence: Interval };
+  /**
+   * The parts removed with the component that this check names (`skill tidy`): failing without
+   * them is the component's effect, counted as a failed check there — never an error.
+   */
+  readonly namesRemoved?: readonly string[];
 }
 
 /** The ablation recorded on the report of the arm with the component (additive report field). */
@@ -153,6 +159,8 @@ export interface AblationInfo {
   readonly checks: readonly AblationCheck[];
   /** Present when the arms ran with early stopping: whether it stopped them, after how many pairs, and why. */
   readonly earlyStop?: AblationEarlyStop;
+  /** What the component took away (its skills, agents, hook events, MCP servers): expected missing in the arm without it. */
+  readonly removed?: RemovedParts;
 }
 
 /** Options of `compareAblation`. */
@@ -257,7 +265,10 @@ const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixe
 export function formatAblationCheck(c: AblationCheck, info: Pick<AblationInfo, "alpha" | "power">, confidence = 0.95): string {
   requireObject("formatAblationCheck", "c", c, "one of compareAblation(...).checks");
   requireObject("formatAblationCheck", "info", info, "what compareAblation returned");
-  if (c.delta === null) return "no evaluated trials in an arm";
+  if (c.delta === null) {
+    const arms = [c.with.n === 0 ? "with" : "", c.without.n === 0 ? "without" : ""].filter(Boolean).join(" nor ");
+    return `nothing to compare: no trial of the arm ${arms} it was evaluated (its errors are listed above)`;
+  }
   const ci = c.interval ? `, ${Math.round(confidence * 100)}% CI ${signed(c.interval.low)}…${signed(c.interval.high)}` : "";
   // The fixed-n interval is right only if n was fixed in advance; the anytime-valid one holds however the run was stopped.
   // The paired one (trial i with against trial i without) is what the early stop reads: usually narrower.

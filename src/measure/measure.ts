@@ -20,7 +20,7 @@ import { validateThresholds } from "./thresholds.js";
 import { openTraceLog, type TraceLog } from "./trace-log.js";
 import { REPORT_VERSION, type CheckReport, type ShardSpec, type StopInfo, type Thresholds } from "./types.js";
 import { at } from "../util/narrow.js";
-import { healthError, validateHealthSwitches } from "../health/gate.js";
+import { healthError, validateHealthSwitches, type AbsentParts } from "../health/gate.js";
 import type { HealthSwitches } from "../health/run-health.js";
 import { healthSummary } from "./health-summary.js";
 import type { SequentialStop } from "./ablation-stop.js";
@@ -84,6 +84,11 @@ export interface MeasureOptions<T = Trace> {
    * @example { "script-consumed": "the agent may stop early" }
    */
   readonly health?: HealthSwitches;
+  /**
+   * Parts removed from the run on purpose (an ablation's arm without them): their skills, agents
+   * and MCP servers not being loaded is expected there, not unhealthy.
+   */
+  readonly absent?: AbsentParts;
   /**
    * A stop decided across measurements (an ablation's paired early stop): told every trial's
    * per-check passes (null when it errored), asked before each trial starts.
@@ -153,6 +158,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     checks: described.map((c, i) => ({ label: c.label, passes: at(tally.passes, i), n: tally.completed })),
     costUsd: tally.costUsd,
     elapsedMs: performance.now() - t0,
+    note: options.sequential?.status?.(),
   });
 
   const mayStart = (): boolean => {
@@ -192,7 +198,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
     }
     if (failure === undefined) {
       // The health gate: a run that did not happen as designed is an errored trial, whatever its checks say.
-      const unhealthy = healthError(target, { checks: checks as readonly Check<never>[], ...(options.health ? { switches: options.health } : {}) });
+      const unhealthy = healthError(target, { checks: checks as readonly Check<never>[], ...(options.health ? { switches: options.health } : {}), ...(options.absent ? { absent: options.absent } : {}) });
       if (unhealthy) {
         failure = unhealthy;
         if (options.traces) writeTrialTrace(options.traces.dir, trial, target, checks);

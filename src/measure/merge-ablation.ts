@@ -48,10 +48,12 @@ export function mergeAblation(reports: readonly CheckReport[], names: readonly s
     const pairs: PairedCounts | undefined = per.every((x) => x.pairs)
       ? { n: sum(per.map((x) => x.pairs?.n ?? 0)), up: sum(per.map((x) => x.pairs?.up ?? 0)), down: sum(per.map((x) => x.pairs?.down ?? 0)) }
       : undefined;
-    return ablationCheck(c.label, add((x) => x.with), add((x) => x.without), pairs, confidence, options);
+    const merged = ablationCheck(c.label, add((x) => x.with), add((x) => x.without), pairs, confidence, options);
+    // Every shard removed the same parts: what the check names of them is the first shard's.
+    return c.namesRemoved ? { ...merged, namesRemoved: c.namesRemoved } : merged;
   });
   const earlyStop = first.earlyStop && mergeEarlyStop(all.map((a) => a.earlyStop as AblationEarlyStop), checks);
-  return { component: first.component, withoutReport: first.withoutReport, alpha: first.alpha, power: first.power, ...(first.detect !== undefined ? { detect: first.detect } : {}), checks, ...(earlyStop ? { earlyStop } : {}) };
+  return { component: first.component, withoutReport: first.withoutReport, alpha: first.alpha, power: first.power, ...(first.detect !== undefined ? { detect: first.detect } : {}), checks, ...(first.removed ? { removed: first.removed } : {}), ...(earlyStop ? { earlyStop } : {}) };
 }
 
 /**
@@ -64,6 +66,7 @@ function mergeEarlyStop(stops: readonly AblationEarlyStop[], checks: readonly { 
     alpha: first.alpha,
     minPairs: first.minPairs,
     ...(first.detect !== undefined ? { detect: first.detect } : {}),
+    ...(first.defaultDetect ? { defaultDetect: true } : {}),
     stopped: stops.some((s) => s.stopped),
     pairs: sum(stops.map((s) => s.pairs)),
     cap: first.cap,

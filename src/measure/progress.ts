@@ -12,6 +12,8 @@ export interface ProgressState {
   readonly checks: readonly { readonly label: string; readonly passes: number; readonly n: number }[];
   readonly costUsd: number;
   readonly elapsedMs: number;
+  /** What a shared stop is waiting for (an ablation's open checks), shown after the rates. */
+  readonly note?: string | undefined;
 }
 
 /** Where and how progress is written. */
@@ -43,6 +45,8 @@ export function renderProgress(state: ProgressState, width = Infinity): string {
   while (shown > 0 && length(shown) > width) shown--;
   let line = head + rates.slice(0, shown).join("") + (shown < rates.length ? ` · +${rates.length - shown} more` : "");
   line += tail;
+  // The note says why the run goes on; it comes last and is what gets cut on a narrow terminal.
+  if (state.note) line += ` · ${state.note}`;
   return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
 }
 

@@ -14,13 +14,13 @@ const bash = makeTrace({ calls: [{ name: "Bash", input: { command: "ls" } }] });
 const read = makeTrace({ calls: [{ name: "Read", input: { file_path: "a" } }] });
 const byPlugin: EvalTiers = { mock: { run: async (spec) => ((spec.plugins ?? []).length > 0 ? bash : read) } };
 const same: EvalTiers = { mock: { run: async () => bash } };
-const make = (earlyStop?: boolean | { minTrials: number }) =>
+const make = (earlyStop?: boolean | { minTrials: number }, trials = 60, concurrency = 2) =>
   defineEval({
     name: "guard",
     mock: { prompt: "p", plugins: ["./tidy"], script: { turns: [] } },
     checks: [tool("Bash")],
-    trials: 60,
-    concurrency: 2,
+    trials,
+    concurrency,
     ablate: "plugin:tidy",
     ...(earlyStop !== undefined ? { earlyStop } : {}),
   });
@@ -50,13 +50,34 @@ describe("ablation with early stopping", () => {
     expect([off!.report!.trials.completed, off!.without!.trials.completed]).toEqual([60, 60]);
   });
 
-  it("with detect, a part that changes nothing is shown to matter less than ±detect; without, it runs to the cap", async () => {
+  it("with detect, a part that changes nothing is shown to matter less than ±detect", async () => {
     const [shown] = await runEvals([make({ minTrials: 1 })], { tiers: same, progress: false, ablation: { detect: 0.3 } });
     expect(shown!.report!.ablation!.earlyStop).toMatchObject({ stopped: true, detect: 0.3, verdicts: [{ verdict: "negligible" }] });
+    expect(shown!.report!.ablation!.earlyStop!.defaultDetect).toBeUndefined();
     expect(shown!.report!.trials.completed).toBeLessThan(60);
-    const [open] = await runEvals([make({ minTrials: 1 })], { tiers: same, progress: false });
-    expect(open!.report!.ablation!.earlyStop).toMatchObject({ stopped: false, pairs: 60, verdicts: [{ verdict: "open" }] });
-    expect(renderRunSummary([open!], { colour: false })).toContain("early stop: not settled after 60 pairs (tool(Bash) still open at 95%)");
+  });
+
+  it("without --detect, the default ±20-point margin settles a check the part does not move (24 agreeing pairs at 95 %)", async () => {
+    const [o] = await runEvals([make({ minTrials: 1 })], { tiers: same, progress: false });
+    expect(o!.report!.ablation!.earlyStop).toMatchObject({ stopped: true, pairs: 24, detect: 0.2, defaultDetect: true, verdicts: [{ verdict: "negligible" }] });
+    expect(o!.report!.stopped!.message).toContain("clears 0 or lies within ±0.2 (the default margin; --detect sets another) at 95% (tool(Bash) no effect beyond ±20 pts)");
+    expect(o!.status).toBe("passed");
+    validateCheckReport(o!.report!);
+  });
+
+  it("a check still open at the cap is named with its interval, what it needs, and the --detect that would settle it", async () => {
+    // Every pair split, half one way and half the other: δ = 0 but each pair disagrees, so 12 pairs settle nothing.
+    const split: EvalTiers = { mock: { run: async (spec, context) => (((spec.plugins ?? []).length > 0) === (context.trial % 2 === 0) ? bash : read) } };
+    const lines: string[] = [];
+    const stream = { write: (t: string) => lines.push(t), isTTY: false };
+    const [o] = await runEvals([make({ minTrials: 2 }, 12, 1)], { tiers: split, progress: { stream, mode: "lines", intervalMs: 0 } });
+    const e = o!.report!.ablation!.earlyStop!;
+    expect(e).toMatchObject({ stopped: false, pairs: 12, verdicts: [{ verdict: "open" }] });
+    const summary = renderRunSummary([o!], { colour: false });
+    expect(summary).toMatch(/early stop: not settled after 12 pairs — still open at 95%: tool\(Bash\) −\d+…\+\d+ \(each needs its interval clear of 0, or within ±20 pts \(the default margin\)\); --detect (0\.\d|1) would settle it, or raise --trials/);
+    // The progress line says the same while it runs: which check is open, its interval, and the way out.
+    expect(lines.join("")).toMatch(/ablation \d+ pairs, open: tool\(Bash\) −\d+…\+\d+ \(needs clear of 0, or within ±20\) — --detect (0\.\d|1) would settle it/);
+    expect(lines.join("")).toContain("ablation 1 pairs, first look at 2");
   });
 
   it("the stop's error rate follows --alpha (7 pairs all one way settle at α = 0.2)", async () => {

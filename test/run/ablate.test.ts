@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { validateCheckReport, type CheckReport } from "../../src/index.js";
 import { parseJunit } from "../reporters/helpers.js";
+import { reportsVerdict } from "../../src/measure/ablation-verdict.js";
 import { proctor } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-ablate-"));
@@ -54,7 +55,7 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
     const junit = join(dir, "early.xml");
     const r = await proctor(["run", early, "--ablate", "plugin:repo-hygiene", "--early-stop", "--alpha", "0.2", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/stopped early: stopped early after 5 pairs: the anytime-valid interval of every check's delta clears 0 at 80%/);
+    expect(r.stdout).toMatch(/stopped early: stopped early after 5 pairs: the anytime-valid interval of every check's delta clears 0 or lies within ±0\.2 \(the default margin; --detect sets another\) at 80%/);
     const [withArm, withoutArm] = (JSON.parse(readFileSync(json, "utf8")) as unknown[]).map((x, i) => validateCheckReport(x, `reports[${i}]`)) as [CheckReport, CheckReport];
     expect(withArm.ablation?.earlyStop).toMatchObject({ stopped: true, pairs: 5, cap: 12, alpha: 0.2, verdicts: [{ verdict: "matters" }] });
     expect(withArm.trials.completed).toBeLessThan(12);
@@ -63,6 +64,29 @@ describe("proctor run --ablate (real claude binary, mock model)", () => {
     const text = JSON.stringify(parseJunit(readFileSync(junit, "utf8")).suites[0]);
     expect(text).toContain("ablation.earlyStop.verdict");
     expect(text).toContain("matters");
+  });
+
+  it("a skill of the ablated plugin is expected missing without it: a failed check there, healthy runs, and exit code, console, JSON and JUnit agree", { timeout: 120_000 }, async () => {
+    const json = join(dir, "skill.json");
+    const junit = join(dir, "skill.xml");
+    const skillEval = new URL("./fixtures/ablate-skill.eval.mjs", import.meta.url).pathname;
+    const r = await proctor(["run", skillEval, "--ablate", "plugin:repo-hygiene", "--json", json, "--junit", junit, "--quiet"], { env: noColour });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/with +3\/3 trials evaluated · run health ok/);
+    expect(r.stdout).toContain("without  3/3 trials evaluated · run health ok · not loaded there, as expected (removed with plugin:repo-hygiene): skill run-checks, agent reviewer, hook PreToolUse, hook Stop");
+    expect(r.stdout).toMatch(/≈ skill\(run-checks\) +\+100 pts \(3\/3 with vs 0\/3 without/);
+    expect(r.stdout).toContain("names skill run-checks, removed with plugin:repo-hygiene: failing without it is the expected effect");
+    expect(r.stdout).toMatch(/≈ output\(.*\) +\+0 pts \(3\/3 with vs 3\/3 without/);
+    expect(r.stdout).toContain("1 eval: 1 passed");
+    const reports = (JSON.parse(readFileSync(json, "utf8")) as unknown[]).map((x, i) => validateCheckReport(x, `reports[${i}]`)) as CheckReport[];
+    const [withArm, withoutArm] = reports as [CheckReport, CheckReport];
+    expect(withoutArm.trials).toMatchObject({ completed: 3, errored: 0 });
+    expect(withoutArm.health).toBeUndefined();
+    expect(withArm.ablation?.checks[0]).toMatchObject({ label: "skill(run-checks)", without: { passes: 0, n: 3 }, namesRemoved: ["skill run-checks"] });
+    expect(reportsVerdict(reports).map((v) => v.status)).toEqual(["passed"]);
+    const { root, suites } = parseJunit(readFileSync(junit, "utf8"));
+    expect([root["@failures"], root["@errors"]].map(Number)).toEqual([0, 0]);
+    expect(JSON.stringify(suites[0])).toContain("arm without plugin:repo-hygiene");
   });
 
   it("refuses a component the eval does not have, naming the ones it has", async () => {
