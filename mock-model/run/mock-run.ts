@@ -6,7 +6,7 @@ import type { ApiBlock, ApiMessage } from "../server/answer.js";
 import type { Script, ScriptFault, TurnSpec } from "../script/types.js";
 import { Conversations, type Conversation } from "./conversations.js";
 import { describeLastReceived, lastToolResults, recordRequest } from "./flatten.js";
-import { backgroundTurn, readProtocol, toolSearchTurn, TOOL_SEARCH, type FillSwitches, type ProtocolTurn, type ProtocolView } from "./protocol.js";
+import { backgroundTurn, readProtocol, toolSearchTurn, TOOL_SEARCH, type FillSwitches, type ProtocolTurn } from "./protocol.js";
 import { DEFAULT_USAGE, ScriptedRunState, type ErrorAnswer, type ScriptedRun, type ScriptedRunError } from "./scripted-run.js";
 
 type Json = Record<string, unknown>;

@@ -81,6 +81,11 @@ function textOf(m: Json): string {
     .join("\n");
 }
 
+/** An assistant message with nothing in it: no call, no visible text. */
+function isEmptyAnswer(m: Json): boolean {
+  return blocksOf(m).every((b) => b.type === "text" && String(b.text ?? "").trim() === "") && (typeof m.content !== "string" || m.content.trim() === "");
+}
+
 const tagText = (body: string, tag: string): string | undefined => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(body)?.[1];
 
 /** Every `<task-notification>` in a text, with the call it belongs to. */
@@ -112,7 +117,8 @@ export function readProtocol(body: Json): ProtocolView {
   const loaded = new Set<string>();
   let lastAssistant = -1;
   messages.forEach((m, i) => {
-    if (m.role === "assistant") lastAssistant = i;
+    // An empty answer (the mock's own, when claude keeps it) says nothing: the tail runs past it.
+    if (m.role === "assistant" && !isEmptyAnswer(m)) lastAssistant = i;
     for (const b of blocksOf(m)) {
       if (b.type === "tool_use" && DISPATCH_TOOLS.has(String(b.name))) {
         const input = isRecord(b.input) ? b.input : {};
