@@ -27,7 +27,7 @@ export const DISPATCH_TOOLS: ReadonlySet<string> = new Set(["Agent", "Task"]);
 export const TOOL_SEARCH = "ToolSearch";
 
 /** What an Agent call answers when claude runs the subagent in the background. */
-const LAUNCH_NOTICE = /^\s*Async agent launched successfully/;
+export const LAUNCH_NOTICE = /^\s*Async agent launched successfully/;
 
 /** One `<task-notification>` block (claude ≥ 2.1.3xx, when a background task ends). */
 const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;

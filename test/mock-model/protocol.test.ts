@@ -11,7 +11,7 @@ import { describe, expect as vexpect, it } from "vitest";
 import { backgroundTurn, readNotices, readProtocol, toolSearchTurn } from "../../mock-model/run/protocol.js";
 import { MockRunState } from "../../mock-model/run/mock-run.js";
 import { validateScript } from "../../mock-model/script/schema.js";
-import type { Script } from "../../mock-model/index.js";
+import { readRecording, scriptFromTranscript, type Script } from "../../mock-model/index.js";
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures/protocol");
 const recorded = (name: string): Record<string, unknown>[] => JSON.parse(readFileSync(path.join(DIR, `${name}.json`), "utf8"));
@@ -258,4 +258,24 @@ describe("readProtocol on generated conversations (oracle: how they were built)"
     const text = `${notice("a", true)}\n<task-notification><task-id>x</task-id><status>failed</status></task-notification>\n${notice("b", false)}`;
     vexpect(readNotices(text).map((n) => n.toolUseId)).toEqual(["a", "b"]);
   });
+});
+
+describe("replays: a recording whose model answered the background turns itself keeps them", () => {
+  const VERSIONS = path.join(DIR, "../../../fixtures/claude-versions");
+  const TABLE: [string, boolean][] = [
+    // 2.1.332, the model said "main turn 2" while the reviewer ran: that turn is the recording's.
+    [path.join(VERSIONS, "bg332.jsonl"), true],
+    [path.join(VERSIONS, "session-bg332/4ab8c696-bb59-40cc-8ae5-48c57f84e331.jsonl"), true],
+    // Foreground (2.1.197, or run_in_background: false), a background shell, and a run the mock filled in.
+    [path.join(VERSIONS, "bg197.jsonl"), false],
+    [path.join(VERSIONS, "fg332.jsonl"), false],
+    [path.join(VERSIONS, "bgbash332.jsonl"), false],
+    [path.join(DIR, "filled-bg332.jsonl"), false],
+  ];
+  for (const [file, answered] of TABLE) {
+    it(`${path.basename(file)}: ${answered ? "background filling off" : "the mock fills in"}`, () => {
+      vexpect(readRecording(file).answeredBackground).toBe(answered);
+      vexpect(scriptFromTranscript(file).protocolTurns).toEqual(answered ? { background: false } : undefined);
+    });
+  }
 });
