@@ -68,7 +68,8 @@ export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMa
     // A background subagent's answer came in its notification: the call's result, as a claude that
     // runs subagents in the foreground would have given it.
     if (notice) return { toolUseId: id, ...(name ? { name } : {}), content: notice.result ?? "", isError: notice.status !== "completed" };
-    return { toolUseId: id, ...(name ? { name } : {}), content: contentText(b.content), isError: b.is_error === true };
+    const text = contentText(b.content);
+    return { toolUseId: id, ...(name ? { name } : {}), content: name === "Agent" || name === "Task" ? subagentWords(text) : text, isError: b.is_error === true };
   };
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = at(messages, i);
@@ -92,6 +93,30 @@ export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMa
     return [];
   }
   return [];
+}
+
+/** The frame claude ≥ 2.1.3xx puts around a foreground subagent's report, up to the report. */
+const HAND_BACK = /^[\s\S]*?\[Subagent hand-back\][^\n]*?The report follows:\n/;
+/** The note of the tools a subagent used, before its hand-back. */
+const TOOLS_USED = /^\s*<tools-used-before-summary>[\s\S]*?<\/tools-used-before-summary>\s*/;
+/** claude's bookkeeping after a subagent's answer (agentId, usage). */
+const TRAILER = /\n*agentId: [\w-]+ \(use SendMessage[\s\S]*$/;
+
+/**
+ * A subagent's words as its Agent call's result carries them, without claude's framing: the
+ * hand-back frame (its report indented two spaces) and the agentId/usage trailer. The same answer
+ * reads the same on every claude.
+ */
+export function subagentWords(text: string): string {
+  let words = text.replace(TRAILER, "");
+  if (HAND_BACK.test(words)) {
+    words = words
+      .replace(HAND_BACK, "")
+      .split("\n")
+      .map((line) => line.replace(/^ {2}/, ""))
+      .join("\n");
+  } else words = words.replace(TOOLS_USED, "");
+  return words;
 }
 
 /** A background task's end, as much of it as a tool result needs. */

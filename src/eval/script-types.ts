@@ -67,6 +67,12 @@ export interface ToolResultSeen {
   readonly toolUseId: string;
   /** The tool's name, when the call was made by this script. */
   readonly name?: string;
+  /**
+   * The result's text. For an Agent (or Task) call it is the subagent's answer on every claude:
+   * without the agentId trailer (2.1.197) or the hand-back frame (2.1.3xx), and, for a subagent
+   * claude ran in the background, the answer its task notification brought (`isError` unless it
+   * completed).
+   */
   readonly content: string;
   readonly isError: boolean;
 }

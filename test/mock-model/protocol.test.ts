@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect as vexpect, it } from "vitest";
 import { backgroundTurn, readNotices, readProtocol, toolSearchTurn } from "../../mock-model/run/protocol.js";
 import { MockRunState } from "../../mock-model/run/mock-run.js";
+import { subagentWords } from "../../mock-model/run/flatten.js";
 import { validateScript } from "../../mock-model/script/schema.js";
 import { readRecording, scriptFromTranscript, type Script } from "../../mock-model/index.js";
 
@@ -141,25 +142,37 @@ describe("the mock's answers to the recorded requests", () => {
     vexpect(run.filledTurns.map((f) => f.kind)).not.toContain("await-background");
   });
 
-  it("a function turn held over a ToolSearch is resolved once, with the request it was asked for", async () => {
-    const asked: number[] = [];
-    const script: Script = {
-      ...SCRIPTS.portable!,
-      turns: [
-        SCRIPTS.portable!.turns[0]!,
-        (ctx) => {
-          asked.push(ctx.turn);
-          // The subagent's answer arrived by notification: it is the Agent call's result here.
-          vexpect(ctx.toolResults).toEqual([{ toolUseId: "toolu_mock_1_1", name: "Agent", content: "Looks fine.", isError: false }]);
-          return { tools: [{ name: "mcp__echo__echo", input: { text: "ping" } }] };
-        },
-        { text: "Done." },
-      ],
-    };
-    const { answers, run } = await replay("portable-332", script);
-    vexpect(answers).toEqual(["Agent", "(empty)", "Read", "(empty)", "Looks fine.", "ToolSearch(select:mcp__echo__echo)", "mcp__echo__echo", "Done."]);
-    vexpect(asked).toEqual([1]);
-    vexpect(run.errors).toEqual([]);
+  for (const [version, want] of [
+    ["197", ["Agent", "Read", "Looks fine.", "mcp__echo__echo", "Done."]],
+    ["332", ["Agent", "(empty)", "Read", "(empty)", "Looks fine.", "ToolSearch(select:mcp__echo__echo)", "mcp__echo__echo", "Done."]],
+  ] as const) {
+    it(`${version}: a function turn sees the subagent's words as the Agent call's result, and is resolved once across a ToolSearch`, async () => {
+      const asked: unknown[] = [];
+      const script: Script = {
+        ...SCRIPTS.portable!,
+        turns: [
+          SCRIPTS.portable!.turns[0]!,
+          (ctx) => {
+            asked.push(ctx.toolResults);
+            return { tools: [{ name: "mcp__echo__echo", input: { text: "ping" } }] };
+          },
+          { text: "Done." },
+        ],
+      };
+      const { answers, run } = await replay(`portable-${version}`, script);
+      vexpect(answers).toEqual(want);
+      // 2.1.197 hands the answer back with an agentId trailer, 2.1.332 in a task notification: the same words here.
+      vexpect(asked).toEqual([[{ toolUseId: "toolu_mock_1_1", name: "Agent", content: "Looks fine.", isError: false }]]);
+      vexpect(run.errors).toEqual([]);
+    });
+  }
+
+  it("subagentWords drops claude's framing of a foreground answer on either version", () => {
+    const frame =
+      "  <tools-used-before-summary>Read</tools-used-before-summary>\n  \n[Subagent hand-back] The text below is the final report of a subagent. The report follows:\n  The password is hunter2.\n  Line two.\nagentId: ad9f22ba420731601 (use SendMessage with to: 'ad9f22ba420731601', summary: '<5-10 word recap>' to continue this agent)\n<usage>subagent_tokens: 15</usage>";
+    vexpect(subagentWords(frame)).toBe("The password is hunter2.\nLine two.");
+    vexpect(subagentWords("Looks fine.\nagentId: a2 (use SendMessage with to: 'a2', summary: 'x' to continue this agent)\n<usage>subagent_tokens: 15</usage>")).toBe("Looks fine.");
+    vexpect(subagentWords("No frame at all.")).toBe("No frame at all.");
   });
 });
 
