@@ -6,7 +6,10 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect as vexpect, it } from "vitest";
-import { runHarness, type HarnessSpec } from "../../harness/index.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runHarness, runReplay, type HarnessSpec } from "../../harness/index.js";
 import { expect, mcp, onlyTools, output, subagent, toolWith, type Trace } from "../../src/index.js";
 import type { Script } from "../../mock-model/index.js";
 import { atLeast, claudeVersion } from "../helpers/claude-version.js";
@@ -40,7 +43,7 @@ const spec = (script: Script): HarnessSpec => ({
 const calls = (trace: Trace) => trace.toolCalls.map((c) => `${c.name}:${c.status}`).sort();
 
 describe(`one script on every claude (this run: ${claudeVersion()})`, () => {
-  it("a background subagent and an MCP call: the same verdicts, replies and output on 2.1.197 and 2.1.3xx", async () => {
+  it("a background subagent and an MCP call: the same verdicts, replies and output on 2.1.197 and 2.1.3xx, and its recording replays", async () => {
     const result = await runHarness(spec(PORTABLE));
     const { trace, mockRun } = result;
     vexpect(mockRun.errors).toEqual([]);
@@ -54,6 +57,21 @@ describe(`one script on every claude (this run: ${claudeVersion()})`, () => {
     ]);
     // The mock's empty turns are no replies: the main agent's replies are the script's, on every version.
     vexpect(trace.replies.map((r) => r.text)).toEqual(["Done: reviewed and echoed."]);
+    // Its recording replays on the same claude without a divergence: the filled turns are filled again.
+    const dir = mkdtempSync(join(tmpdir(), "proctor-portable-"));
+    try {
+      const recording = join(dir, "run.jsonl");
+      writeFileSync(recording, result.stdout);
+      const { script: _, ...setup } = spec(PORTABLE);
+      const replay = await runReplay({ ...setup, recording });
+      vexpect(replay.trace.replay?.divergences).toEqual([]);
+      vexpect(replay.trace.replay?.stoppedEarly).toBe(false);
+      vexpect(calls(replay.trace)).toEqual(calls(trace));
+      vexpect(replay.trace.output).toBe("Done: reviewed and echoed.");
+      await replay.cleanup();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const kinds = mockRun.filledTurns.map((f) => f.kind);
     if (atLeast(PROTOCOL_VERSION)) {
       // What differs is claude's own: the subagent ran in the background, the tool was searched for.
