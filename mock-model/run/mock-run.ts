@@ -24,7 +24,7 @@ export type Answer =
 export interface FilledTurn {
   readonly agent: string;
   /** `await-background`: an empty turn while a background subagent runs; `tool-search`: a ToolSearch call. */
-  readonly kind: ProtocolTurn["kind"];
+  readonly kind: "await-background" | "tool-search";
   /** 1-based number of the script turn that came next (the fill consumed none). */
   readonly beforeTurn: number;
   /** The background dispatches still running, or the tools searched for. */
