@@ -127,7 +127,8 @@ export interface Script {
    *
    * `false` turns both off, an object turns off the ones set to `false`: the script then answers
    * those requests itself (to test the protocol). A scripted `ToolSearch` call, or an Agent call
-   * that sets `run_in_background`, is always the script's own, whatever this says.
+   * that sets `run_in_background`, is always the script's own, whatever this says. Claude Code runs
+   * only: a Responses API (Codex) run has no such turns.
    * @default true
    * @example { protocolTurns: { toolSearch: false } }
    */
