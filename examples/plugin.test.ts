@@ -69,7 +69,7 @@ describe("repo-hygiene plugin", () => {
       prompt: "review my change",
       script: {
         turns: [
-          { tools: [{ name: "Agent", input: { description: "review", prompt: "Review src/index.js for risks", subagent_type: "repo-hygiene:reviewer", run_in_background: false } }] },
+          { tools: [{ name: "Agent", input: { description: "review", prompt: "Review src/index.js for risks", subagent_type: "repo-hygiene:reviewer" } }] },
           { text: "The reviewer found no risks.\nSummary: reviewed src/index.js." },
         ],
         subagents: [

@@ -4,7 +4,7 @@
  */
 export { startMockModel } from "./server/start.js";
 export type { MockModel, MockModelOptions, RawRequest } from "./server/start.js";
-export type { MockRun, MockRunError } from "./run/mock-run.js";
+export type { MockRun, MockRunError, FilledTurn } from "./run/mock-run.js";
 export { loadScript, parseScript, validateScript, scriptErrors, SCRIPT_SCHEMA } from "./script/schema.js";
 export type {
   Script,

@@ -50,7 +50,7 @@ test("the reviewer subagent's calls are attributed to it", async (t) => {
     prompt: "review my change",
     script: {
       turns: [
-        { tools: [{ name: "Agent", input: { description: "review", prompt: "Review src/index.js for risks", subagent_type: "repo-hygiene:reviewer", run_in_background: false } }] },
+        { tools: [{ name: "Agent", input: { description: "review", prompt: "Review src/index.js for risks", subagent_type: "repo-hygiene:reviewer" } }] },
         { text: "The reviewer found no risks.\nSummary: reviewed src/index.js." },
       ],
       subagents: [{ type: "repo-hygiene:reviewer", turns: [{ tools: [{ name: "Read", input: { file_path: "src/index.js" } }] }, { text: "No risks." }] }],

@@ -9,7 +9,8 @@ import { InvalidInputError, TranscriptError } from "../../src/errors/proctor-err
 import { readEventFile } from "../../src/io/read-bounded.js";
 import { convertSessionLog, isSessionLog, readTranscriptFiles, sessionPrompt } from "../../src/trace/session-log.js";
 import { TRANSCRIPT_LIMITS } from "../../src/trace/transcript.js";
-import { handBackText } from "../../src/trace/readers/claude-segments.js";
+import { handBackText, launchedInBackground } from "../../src/trace/readers/claude-segments.js";
+import { LAUNCH_NOTICE } from "../run/protocol.js";
 import { contentText } from "../run/flatten.js";
 import type { ScriptBlock, ScriptUsage, StopReason } from "../script/types.js";
 import { asArray, asRecord } from "../../src/util/narrow.js";
@@ -47,6 +48,12 @@ export interface Recording {
   readonly results: Map<string, { readonly content: string; readonly isError: boolean }>;
   /** The stream-json text the recording reads as (a session log after rewriting). */
   readonly streamJson: string;
+  /**
+   * The recorded model answered the main agent's turns while a subagent claude ran in the
+   * background was still running (claude ≥ 2.1.3xx): the recording holds those protocol turns, so a
+   * replay serves them itself rather than letting the mock fill them in.
+   */
+  readonly answeredBackground: boolean;
 }
 
 const STOP_REASONS = new Set<StopReason>(["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"]);
@@ -112,6 +119,10 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
   const current = new Map<string, { id: unknown; turn: RecordedTurn }>();
   let cwd: string | undefined;
   let sawAssistant = false;
+  // Dispatches the recording's model left to claude's default that ran in the background, until notified.
+  const defaultDispatches = new Set<string>();
+  const running = new Set<string>();
+  let answeredBackground = false;
 
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
@@ -122,6 +133,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
       continue; // the Trace of the recording reports malformed lines; a replay replays what it can read
     }
     if (e.type === "system" && e.subtype === "init" && typeof e.cwd === "string") cwd = e.cwd;
+    if (e.type === "system" && e.subtype === "task_notification" && typeof e.tool_use_id === "string") running.delete(e.tool_use_id);
     const parent = typeof e.parent_tool_use_id === "string" ? e.parent_tool_use_id : MAIN;
     if (e.type === "assistant") {
       const message = e.message as Json | undefined;
@@ -140,6 +152,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
         turn = { blocks: [] };
         agent.turns.push(turn);
         current.set(parent, { id: message.id, turn });
+        if (parent === MAIN && running.size > 0) answeredBackground = true;
       }
       if (typeof message.stop_reason === "string" && STOP_REASONS.has(message.stop_reason as StopReason)) turn.stopReason = message.stop_reason as StopReason;
       const usage = usageOf(message.usage);
@@ -151,6 +164,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
           turn.blocks.push({ type: "tool_use", id: String(block.id), name: block.name, input: (block.input ?? {}) as Record<string, unknown> });
           if ((block.name === "Agent" || block.name === "Task") && typeof block.id === "string") {
             const input = (block.input ?? {}) as Json;
+            if (parent === MAIN && input.run_in_background === undefined) defaultDispatches.add(block.id);
             const sub: RecordedAgent = {
               id: block.id,
               ...(typeof input.subagent_type === "string" ? { type: input.subagent_type } : {}),
@@ -167,6 +181,7 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
       for (const block of asArray(asRecord(e.message).content).map(asRecord)) {
         if (block?.type === "tool_result" && typeof block.tool_use_id === "string") {
           results.set(block.tool_use_id, { content: contentText(block.content), isError: block.is_error === true });
+          if (defaultDispatches.has(block.tool_use_id) && (launchedInBackground(e.tool_use_result) || LAUNCH_NOTICE.test(contentText(block.content)))) running.add(block.tool_use_id);
           // claude ≥ 2.1.3xx frames a subagent's answer in its call's result; the structured copy has the words alone.
           const words = handBackText(e.tool_use_result);
           if (words !== undefined) handBacks.set(block.tool_use_id, words);
@@ -186,5 +201,5 @@ function parseRecording(text: string, prompt: string | undefined): Recording {
     const answer = results.get(sub.id);
     if (endsWithCall && answer && !answer.isError) sub.turns.push({ blocks: [{ type: "text", text: handBacks.get(sub.id) ?? withoutTrailer(answer.content) }], stopReason: "end_turn" });
   }
-  return { ...(cwd !== undefined ? { cwd } : {}), ...(prompt !== undefined ? { prompt } : {}), main, subagents, results, streamJson: text };
+  return { ...(cwd !== undefined ? { cwd } : {}), ...(prompt !== undefined ? { prompt } : {}), main, subagents, results, streamJson: text, answeredBackground };
 }

@@ -238,5 +238,6 @@ export function scriptFromRecording(recording: Recording, options: ReplayScriptO
         : {}),
       turns: turnsOf(s),
     }));
-  return { turns: turnsOf(recording.main), ...(subagents.length ? { subagents } : {}) };
+  // A recording whose model answered claude's background-task turns itself replays them as recorded.
+  return { turns: turnsOf(recording.main), ...(subagents.length ? { subagents } : {}), ...(recording.answeredBackground ? { protocolTurns: { background: false } } : {}) };
 }

@@ -60,20 +60,69 @@ export function firstUserText(messages: readonly Json[]): string {
 }
 
 /** The tool results in the last user message, in order. */
-export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMap<string, string>): ToolResultSeen[] {
+export function lastToolResults(messages: readonly Json[], toolNames: ReadonlyMap<string, string>, protocol?: { readonly notices: ReadonlyMap<string, TaskNoticeLike> }): ToolResultSeen[] {
+  const seen = (b: Json): ToolResultSeen => {
+    const id = String(b.tool_use_id);
+    const name = toolNames.get(id);
+    const notice = protocol?.notices.get(id);
+    // A background subagent's answer came in its notification: the call's result, as a claude that
+    // runs subagents in the foreground would have given it.
+    if (notice) return { toolUseId: id, ...(name ? { name } : {}), content: notice.result ?? "", isError: notice.status !== "completed" };
+    const text = contentText(b.content);
+    return { toolUseId: id, ...(name ? { name } : {}), content: name === "Agent" || name === "Task" ? subagentWords(text) : text, isError: b.is_error === true };
+  };
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = at(messages, i);
     if (m.role !== "user") continue;
     if (!Array.isArray(m.content)) return [];
-    return m.content
-      .filter((b: Json) => b?.type === "tool_result")
-      .map((b: Json) => {
-        const id = String(b.tool_use_id);
-        const name = toolNames.get(id);
-        return { toolUseId: id, ...(name ? { name } : {}), content: contentText(b.content), isError: b.is_error === true };
-      });
+    const results = m.content.filter((b: Json) => b?.type === "tool_result");
+    if (results.length > 0 || !protocol) return results.map(seen);
+    // A notification after the mock's own empty turns: the results are those of the last call-making turn.
+    for (let j = i - 1; j >= 0; j--) {
+      const a = at(messages, j);
+      if (a.role !== "assistant") continue;
+      const blocks = Array.isArray(a.content) ? (a.content as Json[]) : [];
+      if (!blocks.some((b) => b?.type === "tool_use")) {
+        if (blocks.every((b) => b?.type === "text" && String(b.text ?? "").trim() === "")) continue;
+        return [];
+      }
+      const next = messages.slice(j + 1).find((x) => x.role === "user");
+      const answered = next && Array.isArray(next.content) ? (next.content as Json[]).filter((b) => b?.type === "tool_result") : [];
+      return answered.some((b) => protocol.notices.has(String(b.tool_use_id))) ? answered.map(seen) : [];
+    }
+    return [];
   }
   return [];
+}
+
+/** The frame claude ≥ 2.1.3xx puts around a foreground subagent's report, up to the report. */
+const HAND_BACK = /^[\s\S]*?\[Subagent hand-back\][^\n]*?The report follows:\n/;
+/** The note of the tools a subagent used, before its hand-back. */
+const TOOLS_USED = /^\s*<tools-used-before-summary>[\s\S]*?<\/tools-used-before-summary>\s*/;
+/** claude's bookkeeping after a subagent's answer (agentId, usage). */
+const TRAILER = /\n*agentId: [\w-]+ \(use SendMessage[\s\S]*$/;
+
+/**
+ * A subagent's words as its Agent call's result carries them, without claude's framing: the
+ * hand-back frame (its report indented two spaces) and the agentId/usage trailer. The same answer
+ * reads the same on every claude.
+ */
+export function subagentWords(text: string): string {
+  let words = text.replace(TRAILER, "");
+  if (HAND_BACK.test(words)) {
+    words = words
+      .replace(HAND_BACK, "")
+      .split("\n")
+      .map((line) => line.replace(/^ {2}/, ""))
+      .join("\n");
+  } else words = words.replace(TOOLS_USED, "");
+  return words;
+}
+
+/** A background task's end, as much of it as a tool result needs. */
+interface TaskNoticeLike {
+  readonly status: string;
+  readonly result?: string;
 }
 
 /** The last thing the model received, in one line, for error messages. */

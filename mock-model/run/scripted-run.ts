@@ -62,7 +62,7 @@ const BACKGROUND_NOTICE = /SYSTEM NOTIFICATION - NOT USER INPUT|background-task 
 
 /** What to do about a turn the script lacks because background work ended. */
 const NOTIFICATION_HINT =
-  "this request is claude's background-task notification (claude ≥ 2.1.3xx runs subagents, and Monitor, in the background and gives the main agent one more turn when one ends): script the main agent's answer to it as one more turn, or dispatch the subagent with input run_in_background: false";
+  "this request is claude's background-task notification (claude ≥ 2.1.3xx runs subagents, and Monitor, in the background and gives the main agent one more turn when one ends); the mock answers it itself only for an Agent call that does not set run_in_background, while the script's protocolTurns leaves background filling on: script the main agent's answer to it as one more turn, or drop run_in_background from the Agent call";
 
 export abstract class ScriptedRunState<K extends string> implements ScriptedRun<ScriptedRunError<TurnErrorKind | K>> {
   readonly requests: ModelRequest[] = [];

@@ -50,6 +50,7 @@ export const SCRIPT_SCHEMA = obj(["turns"], {
   turns: { type: "array", items: turn },
   subagents: { type: "array", items: obj(["turns"], { type: { type: "string", minLength: 1 }, prompt: matcher, turns: { type: "array", items: turn } }) },
   sideReply: str,
+  protocolTurns: { anyOf: [{ type: "boolean" }, obj([], { background: { type: "boolean" }, toolSearch: { type: "boolean" } })] },
 });
 
 const checkScript = schemaChecker(SCRIPT_SCHEMA, "");

@@ -67,6 +67,12 @@ export interface ToolResultSeen {
   readonly toolUseId: string;
   /** The tool's name, when the call was made by this script. */
   readonly name?: string;
+  /**
+   * The result's text. For an Agent (or Task) call it is the subagent's answer on every claude:
+   * without the agentId trailer (2.1.197) or the hand-back frame (2.1.3xx), and, for a subagent
+   * claude ran in the background, the answer its task notification brought (`isError` unless it
+   * completed).
+   */
   readonly content: string;
   readonly isError: boolean;
 }
@@ -109,4 +115,22 @@ export interface Script {
   readonly subagents?: readonly SubagentScript[];
   /** The answer to the CLI's own side requests (those without tools). @default "OK" */
   readonly sideReply?: string;
+  /**
+   * The CLI's protocol turns the mock answers itself, so the script lists the model's decisions
+   * only and runs unchanged on every supported claude (docs/harness.md, "Turns the mock fills in"):
+   * - `background`: while a subagent claude runs in the background (claude ≥ 2.1.3xx, an Agent call
+   *   whose input does not set `run_in_background`) is still running, the main agent's turns after
+   *   its launch notice and after other tasks' notifications are answered with an empty turn; the
+   *   script's next turn answers the request that brings the last notification.
+   * - `toolSearch`: before a scripted call of a deferred tool not loaded yet (claude ≥ 2.1.3xx defers
+   *   MCP tools), the mock calls `ToolSearch` with `select:<names>` first.
+   *
+   * `false` turns both off, an object turns off the ones set to `false`: the script then answers
+   * those requests itself (to test the protocol). A scripted `ToolSearch` call, or an Agent call
+   * that sets `run_in_background`, is always the script's own, whatever this says. Claude Code runs
+   * only: a Responses API (Codex) run has no such turns.
+   * @default true
+   * @example { protocolTurns: { toolSearch: false } }
+   */
+  readonly protocolTurns?: boolean | { readonly background?: boolean; readonly toolSearch?: boolean };
 }

@@ -26,6 +26,15 @@ describe("script validation", () => {
     ).toEqual([]);
   });
 
+  it("protocolTurns: true, false, or which kinds of protocol turn the mock fills in", () => {
+    for (const protocolTurns of [true, false, { background: false }, { toolSearch: false }, { background: true, toolSearch: false }, {}]) {
+      expect(scriptErrors({ turns: [{ text: "ok" }], protocolTurns }), JSON.stringify(protocolTurns)).toEqual([]);
+    }
+    expect(scriptErrors({ turns: [{ text: "ok" }], protocolTurns: "off" }).join("\n")).toMatch(/^protocolTurns: must be boolean/m);
+    expect(scriptErrors({ turns: [{ text: "ok" }], protocolTurns: { search: false } }).join("\n")).toMatch(/protocolTurns/);
+    expect(scriptErrors({ turns: [{ text: "ok" }], protocolTurns: { background: "no" } }).join("\n")).toMatch(/protocolTurns\.background: must be boolean/);
+  });
+
   it("names the path of every bad field", () => {
     const errors = scriptErrors({
       turns: [{ text: "ok" }, { text: "x" }, { tools: [{ name: "Bash", input: "ls" }] }, { text: 3 }],
