@@ -14,11 +14,20 @@ interface IndexedCall {
   readonly index: number;
 }
 
-/** The calls to `name` (`"*"`: any), optionally only those whose input matches `args`, with their indices. */
+/**
+ * Calls claude makes to load a deferred tool's schema before the agent's first call of it: newer
+ * claudes defer MCP tools and the model must search them first, older ones send them loaded. Such a
+ * call reads tool definitions and nothing else, so a version-portable check does not count it among
+ * "any tool" (`"*"`) nor hold it against `onlyTools`; naming it (`tool("ToolSearch")`) still sees it.
+ */
+export const PROTOCOL_TOOLS: ReadonlySet<string> = new Set(["ToolSearch"]);
+
+/** The calls to `name` (`"*"`: any but PROTOCOL_TOOLS), optionally only those whose input matches `args`, with their indices. */
 export function callsNamed(trace: Trace, name: string, args?: ArgMatcher): IndexedCall[] {
   const out: IndexedCall[] = [];
   trace.toolCalls.forEach((call, index) => {
-    if ((name === "*" || call.name === name) && (args === undefined || matchArgs(call.input, args))) out.push({ call, index });
+    const named = name === "*" ? !PROTOCOL_TOOLS.has(call.name) : call.name === name;
+    if (named && (args === undefined || matchArgs(call.input, args))) out.push({ call, index });
   });
   return out;
 }
@@ -139,7 +148,8 @@ export function notTool(name: string, args?: ArgMatcher): Check<Trace> {
  * The agent used only tools drawn from `allowed`, each entry a Claude Code permission rule read as
  * Claude Code reads it (see permission-rules.ts): `Bash(git add:*)` allows `git add …` and nothing
  * else, every subcommand of a compound command must be allowed, `Read(./src/**)` allows reads under
- * src/. Fails closed on an empty trace. Spans the whole trace, subagents included.
+ * src/. Fails closed on an empty trace. Spans the whole trace, subagents included. Claude's
+ * deferred-tool loading (`ToolSearch`, see PROTOCOL_TOOLS) is never outside the declared set.
  */
 export function onlyTools(allowed: readonly string[]): Check<Trace> {
   requireNames("onlyTools", "allowed", allowed);
@@ -148,7 +158,7 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
   // Rules with a specifier are matched call by call; bare tool names once per distinct name.
   const scoped = rules.some((r) => r.specifier !== undefined);
   return defineTraceCheck("onlyTools", { allowed: [...allowed] }, (trace) => {
-    if (trace.toolCalls.length === 0) {
+    if (trace.toolCalls.every((c) => PROTOCOL_TOOLS.has(c.name))) {
       return {
         pass: false,
         message:
@@ -171,7 +181,7 @@ export function onlyTools(allowed: readonly string[]): Check<Trace> {
         if (inside || !scoped) declared.set(call.name, inside);
       }
       if (!inside && scoped) inside = rulesAllowCall(rules, call, trace.source.cwd);
-      if (!inside) outside.push({ call, index });
+      if (!inside && !PROTOCOL_TOOLS.has(call.name)) outside.push({ call, index });
     });
     if (outside.length === 0) {
       const unprovable = absenceUnprovable(trace);
