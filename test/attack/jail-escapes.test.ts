@@ -20,6 +20,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfineLimits, type ConfineStep, confineCommand, pathPrefixes } from "../../src/policy/confine.js";
 import { findOnPath } from "../../src/policy/confine-preflight.js";
+import { CLI } from "../helpers/cli.js";
 
 const bwrap = findOnPath("bwrap", process.env.PATH);
 const hasBwrap = bwrap !== undefined && spawnSync(bwrap, ["--ro-bind", "/", "/", "true"]).status === 0;
@@ -387,6 +388,40 @@ describe.runIf(hasBwrap)("the jail against an execution oracle", () => {
     expect([r.wrote, r.tmp, r.got]).toEqual([false, false, NOTHING]);
     expect(r.out).toContain("done");
   }, 60_000);
+
+  it.runIf(cc)("a payload fed to git on fd 99 through the real proctor gate (--purity bounded): it runs, confined, and gets nowhere", async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    // The repository includes /proc/self/fd/99: the classifier resolves that in its own process, where
+    // fd 99 is not open, so `git status 99< payload.cfg` reads as read-only; inside, git reads the payload.
+    spawnSync("git", ["init", "-q"], { cwd: work });
+    spawnSync("git", ["config", "include.path", "/proc/self/fd/99"], { cwd: work });
+    const script = [`${helper} uring-unix ${sock}`, `${helper} unix ${sock}`, `${helper} dgram ${dgramPath}`, `echo PWNED > ${fifo}`, `bash -c 'echo PWNED > /dev/tcp/127.0.0.1/${tcpPort}'`, `touch ${join(outside, "GIT_PWNED")}`].join("; ");
+    writeFileSync(join(work, "payload.cfg"), `[core]\n\tfsmonitor = "${script}; #"\n`);
+    const command = "git status 99< payload.cfg";
+    try {
+      reset(); // control: unconfined, the payload reaches every listener
+      spawnSync("/bin/bash", ["-c", command], { cwd: work, stdio: "ignore" });
+      await drain();
+      expect(arrivals()).toEqual({ tcp: 1, unix: 2, dgram: 1, fifo: 1 });
+      rmSync(join(outside, "GIT_PWNED"));
+      const input = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command }, tool_use_id: "t", cwd: work });
+      const r = await execa(process.execPath, [CLI, "gate", "--purity", "bounded"], { input, reject: false });
+      const out = JSON.parse(r.stdout).hookSpecificOutput as { permissionDecision?: string; updatedInput?: { command?: string } };
+      // Today the classifier lets it through; were it to deny, this chain would be closed earlier (update the test).
+      expect(out.permissionDecision).toBe("allow");
+      const rewrite = out.updatedInput?.command ?? "";
+      expect(rewrite).toContain("--seccomp");
+      reset();
+      const before = snapshot(root);
+      await execa("/bin/bash", ["-c", rewrite], { cwd: work, reject: false, timeout: 60_000, stdin: "ignore" });
+      await drain();
+      expect(arrivals()).toEqual(NOTHING);
+      expect([...snapshot(root)]).toEqual([...before]);
+    } finally {
+      rmSync(join(work, ".git"), { recursive: true, force: true });
+      rmSync(join(work, "payload.cfg"), { force: true });
+    }
+  }, 120_000);
 
   it("compositions of payloads (fast-check): nothing arrives, nothing changes", async () => {
     const unit = fc.constantFrom(
