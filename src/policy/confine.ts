@@ -82,8 +82,8 @@ export interface ConfineOptions {
   /** Resource bounds (default DEFAULT_LIMITS). */
   limits?: Partial<ConfineLimits>;
   /**
-   * Shell words appended to bwrap's arguments as they are (not quoted): for paths only the
-   * running shell knows, such as `"$CLAUDE_CODE_EXECPATH"`. The caller quotes them.
+   * Shell words added to bwrap's mounts as they are (not quoted), before the read-only remounts:
+   * for paths only the running shell knows, such as `"$CLAUDE_CODE_EXECPATH"`. The caller quotes them.
    */
   rawArgs?: string;
 }
@@ -133,6 +133,12 @@ export function pathPrefixes(path: string | undefined, home: string | undefined)
 
 /** The bwrap argument list (before `--`). Throws on a work dir the jail cannot show safely (unsafeWorkDir). */
 export function bwrapArgs(opts: ConfineOptions): string[] {
+  const { mounts, finish } = bwrapArgParts(opts);
+  return [...mounts, ...finish];
+}
+
+/** The arguments in two parts: the mounts, and what seals them (read-only remounts, env, cwd); `rawArgs` go between. */
+function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish: string[] } {
   const why = unsafeWorkDir(opts.cwd);
   if (why) throw new Error(`cannot confine: ${why}; run the command from a project directory`);
   const omit = new Set(opts.omit ?? []);
@@ -152,11 +158,12 @@ export function bwrapArgs(opts: ConfineOptions): string[] {
   args.push("--ro-bind", opts.cwd, opts.cwd);
   for (const p of opts.visible ?? []) if (p.startsWith("/") && p !== "/") args.push("--ro-bind-try", p, p);
   for (const dir of opts.writable ?? []) args.push("--bind", dir, dir);
-  if (tmp !== "/tmp") args.push(...size(limits.tmpMiB), "--tmpfs", tmp, "--remount-ro", "/tmp");
+  const finish: string[] = [];
+  if (tmp !== "/tmp") finish.push(...size(limits.tmpMiB), "--tmpfs", tmp, "--remount-ro", "/tmp");
   // The jail's own root and /dev are tmpfs the (capability-less) root inside could fill: read-only.
-  if (!omit.has("fsAllowlist")) args.push("--remount-ro", "/dev", "--remount-ro", "/");
-  args.push("--setenv", "TMPDIR", tmp, "--chdir", opts.cwd);
-  return args;
+  if (!omit.has("fsAllowlist")) finish.push("--remount-ro", "/dev", "--remount-ro", "/");
+  finish.push("--setenv", "TMPDIR", tmp, "--chdir", opts.cwd);
+  return { mounts: args, finish };
 }
 
 /**
@@ -241,11 +248,12 @@ function seccompOmit(omit: ReadonlySet<ConfineStep>): SeccompPart[] | "all" {
 export function confineCommand(command: string, opts: ConfineOptions): string {
   const omit = new Set(opts.omit ?? []);
   const bwrap = opts.bwrap ?? "bwrap";
-  const args = bwrapArgs(opts).map(shellQuote).join(" ");
+  const { mounts, finish } = bwrapArgParts(opts);
   const raw = opts.rawArgs ? ` ${opts.rawArgs}` : "";
+  const args = `${mounts.map(shellQuote).join(" ")}${raw} ${finish.map(shellQuote).join(" ")}`;
   const parts = seccompOmit(omit);
   const seccomp = parts === "all" ? "" : ` --seccomp 3 3< <(printf %s ${Buffer.from(jailFilter(parts)).toString("base64")} | base64 -d)`;
-  return `${shellQuote(bwrap)} ${args}${raw}${seccomp} -- /bin/bash -c ${shellQuote(jailPrelude(opts))} proctor-jail ${shellQuote(command)}`;
+  return `${shellQuote(bwrap)} ${args}${seccomp} -- /bin/bash -c ${shellQuote(jailPrelude(opts))} proctor-jail ${shellQuote(command)}`;
 }
 
 /** What to tell the user when bwrap is missing or refuses to start (exit before running anything). */

@@ -123,6 +123,12 @@ describe("the recipe's inputs", () => {
     );
   });
 
+  it("puts the shell's own words (claude's executable) among the mounts, before the root is sealed read-only", () => {
+    const text = confineCommand("true", { cwd: "/work/p", rawArgs: "RAW" });
+    expect(text.indexOf(" RAW ")).toBeGreaterThan(text.indexOf("'--ro-bind' '/work/p'"));
+    expect(text.indexOf(" RAW ")).toBeLessThan(text.indexOf("'--remount-ro' '/'"));
+  });
+
   it("moves TMPDIR below /tmp when the work dir is there, so a Landlock rule on it cannot cover the work dir", () => {
     expect(jailTmp({ cwd: "/tmp/clone" })).toBe("/tmp/.proctor-jail-tmp");
     expect(jailTmp({ cwd: "/work/p" })).toBe("/tmp");
