@@ -184,6 +184,8 @@ const LL_ABI1_WRITES = LL_WRITE_FILE | 0x1ff0; // REMOVE_DIR … MAKE_SYM (bits 
 const LL_REFER = 1 << 13; // ABI 2
 const LL_TRUNCATE = 1 << 14; // ABI 3
 const LL_IOCTL_DEV = 1 << 15; // ABI 5
+/** Said on stderr, never silently, when the Landlock layer cannot be applied. */
+export const NO_LANDLOCK = "proctor jail: Landlock not applied: a FIFO on a shown read-only path takes writes (docs/safety.md, The jail)";
 /** landlock_create_ruleset, _add_rule, _restrict_self: the same numbers on x86_64 and aarch64. */
 const LL_NR = [444, 445, 446] as const;
 /** O_PATH | O_CLOEXEC (the same on x86_64 and aarch64). */
@@ -194,9 +196,9 @@ const O_PATH_CLOEXEC = 0x280000;
  * FIFOs and devices included —, creating, removing, renaming, truncating) are allowed only beneath
  * the jail's temp dir, /dev and the writable dirs; everything else visible stays readable. Perl because it is on
  * nearly every Linux (Debian's perl-base is essential) and starts in a few ms; its `syscall` reaches
- * Landlock without a compiler. A kernel without Landlock (ABI < 1) runs the command without it (the
- * read-only binds still refuse every write but a FIFO's: docs/safety.md); a Landlock call that fails
- * on a kernel that has it stops the command.
+ * Landlock without a compiler. A kernel without Landlock (ABI < 1), or no perl, runs the command
+ * without it, saying so on stderr (NO_LANDLOCK; the read-only binds still refuse every write but a
+ * FIFO's); a Landlock call that fails on a kernel that has it stops the command.
  */
 export function landlockPerl(tmp: string, writable: readonly string[]): string {
   const dirs = [tmp, "/dev", ...writable].map((d) => `'${d.replace(/[\\']/g, "\\$&")}'`).join(", ");
@@ -207,7 +209,7 @@ export function landlockPerl(tmp: string, writable: readonly string[]): string {
     `  my $rs = syscall(${LL_NR[0]}, pack("Q", $h), 8, 0); die "proctor jail: landlock_create_ruleset: $!\\n" if $rs < 0;`,
     `  for my $d (${dirs}) { sysopen(my $fh, $d, ${O_PATH_CLOEXEC}) or next; syscall(${LL_NR[1]}, $rs, 1, pack("Ql", $h, fileno($fh)), 0) == 0 or die "proctor jail: landlock_add_rule $d: $!\\n"; }`,
     `  syscall(${LL_NR[2]}, $rs, 0) == 0 or die "proctor jail: landlock_restrict_self: $!\\n";`,
-    "}",
+    `} else { print STDERR "${NO_LANDLOCK} (this kernel has no Landlock)\\n"; }`,
     'exec "/bin/bash", "-c", $ARGV[0] or die "proctor jail: exec bash: $!\\n";',
   ].join(" ");
 }
@@ -228,7 +230,10 @@ export function jailPrelude(opts: Pick<ConfineOptions, "cwd" | "visible" | "omit
       `{ ulimit -${flag} ${value} 2>/dev/null || [ "$(ulimit -H -${flag})" != unlimited ] || { echo "proctor jail: cannot bound ${what} (ulimit -${flag} ${value})" >&2; exit 126; }; }`;
     parts.push(lim("u", l.processes, "processes"), lim("v", l.memoryMiB * 1024, "memory"), lim("t", l.cpuSeconds, "CPU time"), lim("f", l.fileMiB * 1024, "file size"));
   }
-  if (!omit.has("landlock")) parts.push(`[ ! -x /usr/bin/perl ] || exec /usr/bin/perl -e ${shellQuote(landlockPerl(jailTmp(opts), opts.writable ?? []))} -- "$1"`);
+  if (!omit.has("landlock")) {
+    parts.push(`[ ! -x /usr/bin/perl ] || exec /usr/bin/perl -e ${shellQuote(landlockPerl(jailTmp(opts), opts.writable ?? []))} -- "$1"`);
+    parts.push(`echo ${shellQuote(`${NO_LANDLOCK} (no /usr/bin/perl to apply it)`)} >&2`);
+  }
   parts.push('exec /bin/bash -c "$1"');
   return parts.join("; ");
 }

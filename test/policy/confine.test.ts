@@ -129,6 +129,13 @@ describe("the recipe's inputs", () => {
     expect(text.indexOf(" RAW ")).toBeLessThan(text.indexOf("'--remount-ro' '/'"));
   });
 
+  it("says on stderr, never silently, when Landlock cannot be applied (no perl, or a kernel without it)", () => {
+    const text = confineCommand("true", { cwd: "/work/p" });
+    expect(text).toContain("no /usr/bin/perl to apply it");
+    expect(text).toContain("this kernel has no Landlock");
+    expect(confineCommand("true", { cwd: "/work/p", omit: ["landlock"] })).not.toContain("Landlock not applied");
+  });
+
   it("moves TMPDIR below /tmp when the work dir is there, so a Landlock rule on it cannot cover the work dir", () => {
     expect(jailTmp({ cwd: "/tmp/clone" })).toBe("/tmp/.proctor-jail-tmp");
     expect(jailTmp({ cwd: "/work/p" })).toBe("/tmp");
