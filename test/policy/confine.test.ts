@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ConfineStep, confineCommand, DEFAULT_LIMITS, jailTmp, limitsFromEnv, pathPrefixes, unsafeWorkDir } from "../../src/policy/confine.js";
+import { confineAnswer } from "../../src/policy/confine-gate.js";
 import { ARCH, ERRNO, jailFilter, runFilter, SECCOMP_PARTS, type SeccompPart } from "../../src/policy/confine-seccomp.js";
 import { ALLOWED_SYSCALLS, REFUSED_SYSCALLS, SYSCALL_NR, type SyscallName } from "../../src/policy/confine-syscalls.js";
 
@@ -101,6 +102,15 @@ describe("the recipe's inputs", () => {
     expect(unsafeWorkDir("relative")).toMatch(/not an absolute path/);
     expect(unsafeWorkDir("/dev/shm")).toMatch(/host's \/dev/);
     expect(unsafeWorkDir("/home/u/project")).toBeUndefined();
+  });
+
+  it("the gate denies, saying why, a call from the work dir / or with a bad PROCTOR_JAIL_* value", () => {
+    const req = { toolName: "Bash", toolInput: { command: "ls" }, decision: "allow" as const, reason: "proctor gate: ok", mode: "on" as const, preflight: () => ({ ok: true as const, confiner: { kind: "bwrap" as const, path: "/usr/bin/bwrap" } }) };
+    const root = confineAnswer({ ...req, cwd: "/" });
+    expect([root.decision, root.reason]).toEqual(["deny", expect.stringMatching(/work dir is \/ .*denied/)]);
+    const bad = confineAnswer({ ...req, cwd: "/work/p", env: { PROCTOR_JAIL_TMP_MIB: "-1" } });
+    expect([bad.decision, bad.reason]).toEqual(["deny", expect.stringMatching(/PROCTOR_JAIL_TMP_MIB="-1" is not a positive whole number/)]);
+    expect(confineAnswer({ ...req, cwd: "/work/p" }).decision).toBe("allow");
   });
 
   it("reads the limits from PROCTOR_JAIL_*, naming a bad value", () => {
