@@ -209,7 +209,7 @@ async function decide(values: GateValues, positionals: string[], started: number
     // It passed on the classifier's word alone: confine it, deny it, or (opted out) say it is weaker.
     const cwd = payload.cwd ?? process.cwd();
     const mode = (values.confine ?? "on") as ConfineMode;
-    const confined = confineAnswer({ toolName: payload.toolName, toolInput: payload.toolInput, decision: decision ?? "none", reason, mode, cwd, preflight: () => confinePreflight(cwd) });
+    const confined = confineAnswer({ toolName: payload.toolName, toolInput: payload.toolInput, decision: decision ?? "none", reason, mode, cwd, preflight: () => confinePreflight(cwd), env: process.env });
     // A confined allow must arrive: lost, Claude Code would run the command unconfined. A note may be lost.
     const label = confined.decision === undefined ? "allow" : mode === "on" && confined.decision === "allow" ? "allow (confined)" : confined.decision;
     writeAnswer(`${JSON.stringify(confined.output)}\n`, label, confined.reason);

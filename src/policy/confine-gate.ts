@@ -5,7 +5,8 @@
  * passes unconfined and says it is weaker. Pure: the preflight is passed in.
  */
 import type { Preflight } from "./confine-preflight.js";
-import { confinedShellCommand } from "./confine-shell.js";
+import { unsafeWorkDir } from "./confine.js";
+import { confinedShellCommand, type RewriteEnv } from "./confine-shell.js";
 
 /** `on` (default): confine, or deny where that is impossible. `off`: classifier only. */
 export type ConfineMode = "on" | "off";
@@ -28,6 +29,8 @@ export interface ConfineRequest {
   readonly mode: ConfineMode;
   readonly cwd: string;
   readonly preflight: () => Preflight;
+  /** The gate's environment: PATH's install prefixes are shown in the jail, PROCTOR_JAIL_* set its limits. */
+  readonly env?: RewriteEnv;
 }
 
 /** The PreToolUse answer; `decision` undefined means no permission decision (Claude Code's own rules decide). */
@@ -54,7 +57,14 @@ export function confineAnswer(req: ConfineRequest): ConfineAnswer {
   }
   const pre = req.preflight();
   if (!pre.ok) return answer("deny", `${req.reason}; but the command cannot be confined here (${pre.why}), so it is denied. To confine: ${pre.howto}`);
-  const confined = confinedShellCommand(command, req.cwd, pre.confiner);
-  const how = pre.confiner.kind === "bwrap" ? "bubblewrap" : "sandbox-exec";
-  return answer("allow", `${req.reason}; it runs confined (${how}: read-only filesystem, throw-away TMPDIR, no network)`, { updatedInput: { ...req.toolInput, command: confined } });
+  const unsafe = pre.confiner.kind === "bwrap" ? unsafeWorkDir(req.cwd) : undefined;
+  if (unsafe) return answer("deny", `${req.reason}; but it cannot be confined here: ${unsafe}, so it is denied — run claude from a project directory`);
+  let confined: string;
+  try {
+    confined = confinedShellCommand(command, req.cwd, pre.confiner, req.env ?? {});
+  } catch (e) {
+    return answer("deny", `${req.reason}; but it cannot be confined: ${(e as Error).message}, so it is denied`);
+  }
+  const how = pre.confiner.kind === "bwrap" ? "bubblewrap jail: system dirs and the work dir read-only, bounded /tmp, no network, syscall allowlist" : "sandbox-exec: read-only filesystem, throw-away TMPDIR, no network";
+  return answer("allow", `${req.reason}; it runs confined (${how})`, { updatedInput: { ...req.toolInput, command: confined } });
 }

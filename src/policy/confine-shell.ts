@@ -9,7 +9,7 @@
  * sandbox could not start (bwrap exits before running anything) — says why and how to fix it.
  * The model's command itself is only ever a single-quoted argument.
  */
-import { confineCommand, shellQuote } from "./confine.js";
+import { type ConfineLimits, confineCommand, limitsFromEnv, pathPrefixes, shellQuote } from "./confine.js";
 
 /** How the command is confined: bubblewrap on Linux, sandbox-exec on macOS. */
 export interface Confiner {
@@ -43,9 +43,24 @@ function explainBwrap(bwrap: string): string {
   return `${shellQuote(bwrap)} --ro-bind / / /bin/true 2>/dev/null || printf '%s\\n' ${shellQuote(why)} >&2`;
 }
 
+/**
+ * Shown read-only at run time, by the running shell: the claude executable its `grep`, `rg` and
+ * `find` functions run (wherever it is installed: a clone under /tmp included).
+ */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template
+const EXECPATH_ARGS = '${CLAUDE_CODE_EXECPATH:+--ro-bind-try "$CLAUDE_CODE_EXECPATH" "$CLAUDE_CODE_EXECPATH"}';
+
+/** What the rewrite needs from the gate's environment: PATH's install prefixes are shown, PROCTOR_JAIL_* set the limits. */
+export interface RewriteEnv {
+  readonly PATH?: string | undefined;
+  readonly HOME?: string | undefined;
+  readonly [name: string]: string | undefined;
+}
+
 /** The Linux rewrite: functions exported, the command in bubblewrap, a failed start explained. */
-export function bwrapRewrite(command: string, cwd: string, bwrap: string): string {
-  const run = confineCommand(command, { cwd, bwrap });
+export function bwrapRewrite(command: string, cwd: string, bwrap: string, env: RewriteEnv = {}): string {
+  const limits: ConfineLimits = limitsFromEnv(env);
+  const run = confineCommand(command, { cwd, bwrap, visible: pathPrefixes(env.PATH, env.HOME), limits, rawArgs: EXECPATH_ARGS });
   return `${EXPORT_FUNCTIONS}; ${run} || { __proctor_rc=$?; ${explainBwrap(bwrap)}; (exit $__proctor_rc); }`;
 }
 
@@ -73,6 +88,6 @@ export function sandboxExecRewrite(command: string, sandboxExec: string): string
 }
 
 /** The rewrite for the confiner found by the preflight. */
-export function confinedShellCommand(command: string, cwd: string, confiner: Confiner): string {
-  return confiner.kind === "bwrap" ? bwrapRewrite(command, cwd, confiner.path) : sandboxExecRewrite(command, confiner.path);
+export function confinedShellCommand(command: string, cwd: string, confiner: Confiner, env: RewriteEnv = {}): string {
+  return confiner.kind === "bwrap" ? bwrapRewrite(command, cwd, confiner.path, env) : sandboxExecRewrite(command, confiner.path);
 }

@@ -1,94 +1,106 @@
 /**
- * Confinement for a shell command the gate allowed below the write rung: the command is rewritten to
- * run inside bubblewrap, read-only, without network, capabilities or unix sockets, so a wrong static
- * reading becomes a failed command instead of a write. Pure: builds the command text and the seccomp
- * program; it never spawns (the gate or a test runs the result).
+ * The jail: confinement for a command the gate allowed below the write rung (and for observers that
+ * want a box). Default-deny: a seccomp allowlist (confine-seccomp.ts), a filesystem that shows only
+ * what programs need (system dirs, the work dir, the paths passed in) read-only, a fresh /dev and
+ * /proc, a size-bounded /tmp, every namespace unshared (network included), no capabilities, no
+ * inherited descriptors, and resource limits. A wrong static reading becomes a failed command
+ * instead of a write. Pure: builds the command text and the seccomp program; it never spawns.
  *
  * Each hardening step is named so a test can drop one and watch the escape it closes succeed.
  */
+import { jailFilter, SECCOMP_PARTS, type SeccompPart } from "./confine-seccomp.js";
+
+export { jailFilter, type SeccompPart } from "./confine-seccomp.js";
 
 /** A hardening step of the recipe; each closes an escape measured as root. */
 export type ConfineStep =
   | "capDrop" // without it, root inside remounts `/` read-write
   | "procSysRo" // without it, root inside writes a global sysctl
-  | "seccompUnix" // without it, a unix socket (a daemon's) is reachable through the read-only bind
   | "unshareNet" // without it, TCP and /dev/tcp reach the host's listeners
-  | "rebindWorkDir"; // without it, a work dir under /tmp is hidden (and a tmpfs copy is writable)
+  | "fsAllowlist" // without it, the host's / is visible (read-only): its FIFOs, sockets and /tmp too
+  | "closeFds" // without it, descriptors the caller left open pass in (and /proc/self/fd/N reopens them for writing)
+  | "tmpSize" // without it, /tmp and /dev/shm are tmpfs of half the machine's memory
+  | "limits" // without them, no bound on processes, memory, CPU time or file size
+  | "landlock" // without it, a FIFO on a visible read-only path (the work dir) takes writes: a read-only mount does not stop them
+  | "seccomp" // the whole syscall allowlist
+  | SeccompPart; // one part of it
 
-export const CONFINE_STEPS: readonly ConfineStep[] = ["capDrop", "procSysRo", "seccompUnix", "unshareNet", "rebindWorkDir"];
+export const CONFINE_STEPS: readonly ConfineStep[] = ["capDrop", "procSysRo", "unshareNet", "fsAllowlist", "closeFds", "tmpSize", "limits", "landlock", "seccomp", ...SECCOMP_PARTS];
+
+/** Resource bounds inside the jail. */
+export interface ConfineLimits {
+  /** Processes and threads (RLIMIT_NPROC; not enforced by the kernel for a caller that is root outside: docs/safety.md). */
+  readonly processes: number;
+  /** Address space of each process, MiB (RLIMIT_AS). */
+  readonly memoryMiB: number;
+  /** CPU time of each process, seconds (RLIMIT_CPU). */
+  readonly cpuSeconds: number;
+  /** Largest file a process may write, MiB (RLIMIT_FSIZE). */
+  readonly fileMiB: number;
+  /** Size of the jail's /tmp and of /dev/shm, MiB each. */
+  readonly tmpMiB: number;
+}
+
+/** Generous for reads (node and git included), small enough that a fork bomb or a /tmp fill ends. */
+export const DEFAULT_LIMITS: ConfineLimits = { processes: 512, memoryMiB: 16384, cpuSeconds: 600, fileMiB: 256, tmpMiB: 256 };
+
+/** The environment variable that sets each limit. */
+export const LIMIT_ENV: Readonly<Record<keyof ConfineLimits, string>> = {
+  processes: "PROCTOR_JAIL_PROCESSES",
+  memoryMiB: "PROCTOR_JAIL_MEMORY_MIB",
+  cpuSeconds: "PROCTOR_JAIL_CPU_SECONDS",
+  fileMiB: "PROCTOR_JAIL_FILE_MIB",
+  tmpMiB: "PROCTOR_JAIL_TMP_MIB",
+};
+
+/** The limits, with any set by PROCTOR_JAIL_* in `env`; a value that is not a positive whole number is an error naming it. */
+export function limitsFromEnv(env: Readonly<Record<string, string | undefined>>): ConfineLimits {
+  const out: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const [key, name] of Object.entries(LIMIT_ENV)) {
+    const v = env[name];
+    if (v === undefined || v === "") continue;
+    if (!/^[1-9][0-9]{0,9}$/.test(v)) throw new Error(`${name}=${JSON.stringify(v)} is not a positive whole number; set it to one (default ${DEFAULT_LIMITS[key as keyof ConfineLimits]}) or unset it`);
+    out[key] = Number(v);
+  }
+  return out as unknown as ConfineLimits;
+}
 
 export interface ConfineOptions {
-  /** The work dir: visible read-only inside, the command's cwd. */
+  /** The work dir: visible read-only inside, the command's cwd. Never `/` (the host's whole tree). */
   cwd: string;
   /** bwrap binary; default `bwrap` from PATH. */
   bwrap?: string;
   /** Steps to leave out (tests only: proves each step's test can fail). */
   omit?: readonly ConfineStep[];
+  /** More paths shown read-only (where missing, skipped): the binaries and project paths the command needs. */
+  visible?: readonly string[];
   /**
    * Directories bound read-write inside (after the work dir). For observers, not for the gate: a
    * scratch copy whose changes are then compared, so an effect is seen rather than only refused.
    */
   writable?: readonly string[];
+  /** Resource bounds (default DEFAULT_LIMITS). */
+  limits?: Partial<ConfineLimits>;
+  /**
+   * Shell words added to bwrap's mounts as they are (not quoted), before the read-only remounts:
+   * for paths only the running shell knows, such as `"$CLAUDE_CODE_EXECPATH"`. The caller quotes them.
+   */
+  rawArgs?: string;
 }
 
-// Classic BPF opcodes and seccomp return values (linux/filter.h, linux/seccomp.h).
-const LD_W_ABS = 0x20;
-const JEQ_K = 0x15;
-const JGE_K = 0x35;
-const RET_K = 0x06;
-const RET_ALLOW = 0x7fff0000;
-const RET_ERRNO = 0x00050000;
-const EACCES = 13;
-const EPERM = 1;
-const AUDIT_ARCH_X86_64 = 0xc000003e;
-const AUDIT_ARCH_AARCH64 = 0xc00000b7;
-const X32_SYSCALL_BIT = 0x40000000;
-const AF_UNIX = 1;
-/** socket(2)'s number per arch. socketpair stays allowed: it makes an unconnected pair, reaching nothing outside. */
-const SOCKET_NR = { x86_64: 41, aarch64: 198 } as const;
+/** What the jail shows of the host, read-only, when present: what programs need to run. */
+export const SYSTEM_PATHS: readonly string[] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 
-type Insn = { code: number; jt?: string; jf?: string; k: number; label?: string };
+/** Paths the jail never shows whole: the host's root, its kernel and device trees, its temp and runtime dirs. */
+const NEVER_WHOLE = ["/", "/proc", "/sys", "/dev", "/tmp", "/run", "/var", "/var/run", "/var/tmp", "/home", "/root", "/mnt", "/media"];
 
-/**
- * The seccomp program refusing `socket(AF_UNIX, …)` with EACCES on x86_64 and aarch64; any other
- * architecture (i386 socketcall, x32) is refused with EPERM so it cannot slip past the check.
- */
-export function unixSocketFilter(): Uint8Array {
-  const prog: Insn[] = [
-    { code: LD_W_ABS, k: 4 }, // seccomp_data.arch
-    { code: JEQ_K, k: AUDIT_ARCH_X86_64, jt: "x86", jf: "next" },
-    { code: JEQ_K, k: AUDIT_ARCH_AARCH64, jt: "arm", jf: "deny" },
-    { label: "x86", code: LD_W_ABS, k: 0 }, // seccomp_data.nr
-    { code: JGE_K, k: X32_SYSCALL_BIT, jt: "deny", jf: "next" },
-    { code: JEQ_K, k: SOCKET_NR.x86_64, jt: "arg", jf: "allow" },
-    { label: "arm", code: LD_W_ABS, k: 0 },
-    { code: JEQ_K, k: SOCKET_NR.aarch64, jt: "arg", jf: "allow" },
-    { label: "arg", code: LD_W_ABS, k: 16 }, // low word of args[0] (little-endian)
-    { code: JEQ_K, k: AF_UNIX, jt: "refuse", jf: "allow" },
-    { label: "allow", code: RET_K, k: RET_ALLOW },
-    { label: "refuse", code: RET_K, k: RET_ERRNO | EACCES },
-    { label: "deny", code: RET_K, k: RET_ERRNO | EPERM },
-  ];
-  const at = new Map<string, number>();
-  prog.forEach((insn, i) => {
-    if (insn.label) at.set(insn.label, i);
-  });
-  const rel = (from: number, target: string | undefined): number => {
-    if (target === undefined) return 0;
-    const to = target === "next" ? from + 1 : (at.get(target) ?? -1);
-    const off = to - (from + 1);
-    if (off < 0 || off > 255) throw new Error(`seccomp jump out of range: ${target}`);
-    return off;
-  };
-  const out = new Uint8Array(prog.length * 8);
-  const view = new DataView(out.buffer);
-  prog.forEach((insn, i) => {
-    view.setUint16(i * 8, insn.code, true);
-    view.setUint8(i * 8 + 2, rel(i, insn.jt));
-    view.setUint8(i * 8 + 3, rel(i, insn.jf));
-    view.setUint32(i * 8 + 4, insn.k >>> 0, true);
-  });
-  return out;
+/** Why `dir` cannot be the jail's work dir, or undefined. */
+export function unsafeWorkDir(dir: string): string | undefined {
+  if (!dir.startsWith("/")) return `the work dir ${JSON.stringify(dir)} is not an absolute path`;
+  const d = dir.replace(/\/+$/, "") || "/";
+  if (d === "/") return "the work dir is / (binding it would show the host's whole tree, its /proc, /dev and /tmp included)";
+  for (const p of ["/proc", "/sys", "/dev"]) if (d === p || d.startsWith(`${p}/`)) return `the work dir ${d} is in the host's ${p}`;
+  return undefined;
 }
 
 /** Single-quote for bash. */
@@ -96,40 +108,157 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The filter as a bash `printf` format: every byte as `\xHH` (bash's printf writes NUL bytes too). */
-function printfBytes(bytes: Uint8Array): string {
-  return [...bytes].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("");
+/**
+ * The install prefixes of PATH entries outside the system dirs, for `visible`: `~/.pyenv/shims`
+ * shows `~/.pyenv` (the shim runs `pyenv` beside it), `node_modules/.bin` shows `node_modules` (its
+ * links point there), a `bin` its parent — unless that parent is a dir the jail never shows whole
+ * (or HOME), when only the entry itself is shown.
+ */
+export function pathPrefixes(path: string | undefined, home: string | undefined): string[] {
+  const out = new Set<string>();
+  const homeDir = home?.replace(/\/+$/, "");
+  for (const raw of (path ?? "").split(":")) {
+    const dir = raw.replace(/\/+$/, "");
+    if (!dir.startsWith("/") || dir.includes("/../") || dir.endsWith("/..")) continue;
+    if (SYSTEM_PATHS.some((s) => dir === s || dir.startsWith(`${s}/`))) continue;
+    const base = dir.slice(dir.lastIndexOf("/") + 1);
+    const parent = dir.slice(0, dir.lastIndexOf("/")) || "/";
+    const wide = ["bin", "sbin", "shims", ".bin"].includes(base) && !NEVER_WHOLE.includes(parent) && parent !== homeDir;
+    const shown = wide ? parent : dir;
+    if (NEVER_WHOLE.includes(shown) || shown === homeDir) continue;
+    out.add(shown);
+  }
+  return [...out];
+}
+
+/** The bwrap argument list (before `--`). Throws on a work dir the jail cannot show safely (unsafeWorkDir). */
+export function bwrapArgs(opts: ConfineOptions): string[] {
+  const { mounts, finish } = bwrapArgParts(opts);
+  return [...mounts, ...finish];
+}
+
+/** The arguments in two parts: the mounts, and what seals them (read-only remounts, env, cwd); `rawArgs` go between. */
+function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish: string[] } {
+  const why = unsafeWorkDir(opts.cwd);
+  if (why) throw new Error(`cannot confine: ${why}; run the command from a project directory`);
+  const omit = new Set(opts.omit ?? []);
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const args = ["--unshare-all"];
+  if (omit.has("unshareNet")) args.push("--share-net");
+  args.push("--die-with-parent", "--new-session");
+  if (!omit.has("capDrop")) args.push("--cap-drop", "ALL");
+  if (omit.has("fsAllowlist")) args.push("--ro-bind", "/", "/");
+  else for (const p of SYSTEM_PATHS) args.push("--ro-bind-try", p, p);
+  args.push("--dev", "/dev", "--proc", "/proc");
+  if (!omit.has("procSysRo")) args.push("--ro-bind", "/proc/sys", "/proc/sys");
+  const size = (mib: number) => (omit.has("tmpSize") ? [] : ["--size", String(mib * 1024 * 1024)]);
+  const tmp = jailTmp(opts);
+  args.push(...size(limits.tmpMiB), "--tmpfs", "/tmp");
+  if (!omit.has("tmpSize")) args.push(...size(limits.tmpMiB), "--tmpfs", "/dev/shm");
+  args.push("--ro-bind", opts.cwd, opts.cwd);
+  for (const p of opts.visible ?? []) if (p.startsWith("/") && p !== "/") args.push("--ro-bind-try", p, p);
+  for (const dir of opts.writable ?? []) args.push("--bind", dir, dir);
+  const finish: string[] = [];
+  if (tmp !== "/tmp") finish.push(...size(limits.tmpMiB), "--tmpfs", tmp, "--remount-ro", "/tmp");
+  // The jail's own root and /dev are tmpfs the (capability-less) root inside could fill: read-only.
+  if (!omit.has("fsAllowlist")) finish.push("--remount-ro", "/dev", "--remount-ro", "/");
+  finish.push("--setenv", "TMPDIR", tmp, "--chdir", opts.cwd);
+  return { mounts: args, finish };
 }
 
 /**
- * The bwrap argument list (before `--`). TMPDIR is a fresh tmpfs; the work dir is re-bound read-only
- * after the tmpfs so a work dir under /tmp stays visible.
+ * The jail's writable temp dir: /tmp, unless the work dir or a shown path lies under /tmp (a clone
+ * there, shown read-only). Landlock allows writes beneath a directory, bind mounts included, so a
+ * FIFO in such a work dir would be writable through a /tmp rule: then /tmp is read-only and TMPDIR
+ * a tmpfs below it.
  */
-export function bwrapArgs(opts: ConfineOptions): string[] {
+export function jailTmp(opts: Pick<ConfineOptions, "cwd" | "visible" | "writable">): string {
+  const inside = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
+  const readOnly = [opts.cwd, ...(opts.visible ?? [])].filter((p) => !(opts.writable ?? []).some((w) => inside(p, w)));
+  return readOnly.some((p) => inside(p, "/tmp")) ? "/tmp/.proctor-jail-tmp" : "/tmp";
+}
+
+// Landlock filesystem rights (linux/landlock.h): every right that writes, makes or removes, by ABI.
+const LL_WRITE_FILE = 1 << 1;
+const LL_ABI1_WRITES = LL_WRITE_FILE | 0x1ff0; // REMOVE_DIR … MAKE_SYM (bits 4-12)
+const LL_REFER = 1 << 13; // ABI 2
+const LL_TRUNCATE = 1 << 14; // ABI 3
+const LL_IOCTL_DEV = 1 << 15; // ABI 5
+/** Said on stderr, never silently, when the Landlock layer cannot be applied. */
+export const NO_LANDLOCK = "proctor jail: Landlock not applied: a FIFO on a shown read-only path takes writes (docs/safety.md, The jail)";
+/** landlock_create_ruleset, _add_rule, _restrict_self: the same numbers on x86_64 and aarch64. */
+const LL_NR = [444, 445, 446] as const;
+/** O_PATH | O_CLOEXEC (the same on x86_64 and aarch64). */
+const O_PATH_CLOEXEC = 0x280000;
+
+/**
+ * The Perl program that applies Landlock and execs the command: writes (opening for writing —
+ * FIFOs and devices included —, creating, removing, renaming, truncating) are allowed only beneath
+ * the jail's temp dir, /dev and the writable dirs; everything else visible stays readable. Perl because it is on
+ * nearly every Linux (Debian's perl-base is essential) and starts in a few ms; its `syscall` reaches
+ * Landlock without a compiler. A kernel without Landlock (ABI < 1), or no perl, runs the command
+ * without it, saying so on stderr (NO_LANDLOCK; the read-only binds still refuse every write but a
+ * FIFO's); a Landlock call that fails on a kernel that has it stops the command.
+ */
+export function landlockPerl(tmp: string, writable: readonly string[]): string {
+  const dirs = [tmp, "/dev", ...writable].map((d) => `'${d.replace(/[\\']/g, "\\$&")}'`).join(", ");
+  return [
+    `my $abi = syscall(${LL_NR[0]}, 0, 0, 1);`,
+    "if ($abi >= 1) {",
+    `  my $h = ${LL_ABI1_WRITES}; $h |= ${LL_REFER} if $abi >= 2; $h |= ${LL_TRUNCATE} if $abi >= 3; $h |= ${LL_IOCTL_DEV} if $abi >= 5;`,
+    `  my $rs = syscall(${LL_NR[0]}, pack("Q", $h), 8, 0); die "proctor jail: landlock_create_ruleset: $!\\n" if $rs < 0;`,
+    `  for my $d (${dirs}) { sysopen(my $fh, $d, ${O_PATH_CLOEXEC}) or next; syscall(${LL_NR[1]}, $rs, 1, pack("Ql", $h, fileno($fh)), 0) == 0 or die "proctor jail: landlock_add_rule $d: $!\\n"; }`,
+    `  syscall(${LL_NR[2]}, $rs, 0) == 0 or die "proctor jail: landlock_restrict_self: $!\\n";`,
+    `} else { print STDERR "${NO_LANDLOCK} (this kernel has no Landlock)\\n"; }`,
+    'exec "/bin/bash", "-c", $ARGV[0] or die "proctor jail: exec bash: $!\\n";',
+  ].join(" ");
+}
+
+/**
+ * The shell run first inside: close every descriptor above 2 (a caller's open file must not pass in,
+ * where /proc/self/fd/N would reopen it for writing), set the limits (a limit the caller already
+ * holds lower stays; one that cannot be set at all stops the command), then exec the command.
+ */
+export function jailPrelude(opts: Pick<ConfineOptions, "cwd" | "visible" | "omit" | "limits" | "writable">): string {
   const omit = new Set(opts.omit ?? []);
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  if (!omit.has("procSysRo")) args.push("--ro-bind", "/proc/sys", "/proc/sys");
-  args.push("--tmpfs", "/tmp");
-  if (!omit.has("rebindWorkDir")) args.push("--ro-bind", opts.cwd, opts.cwd);
-  for (const dir of opts.writable ?? []) args.push("--bind", dir, dir);
-  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", opts.cwd);
-  if (!omit.has("unshareNet")) args.push("--unshare-net");
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session", "--die-with-parent");
-  if (!omit.has("capDrop")) args.push("--cap-drop", "ALL");
-  return args;
+  const l = { ...DEFAULT_LIMITS, ...opts.limits };
+  const parts: string[] = [];
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template
+  if (!omit.has("closeFds")) parts.push('for __f in /proc/self/fd/*; do __n=${__f##*/}; [ "$__n" -gt 2 ] 2>/dev/null && eval "exec $__n>&-"; done; unset __f __n');
+  if (!omit.has("limits")) {
+    const lim = (flag: string, value: number, what: string) =>
+      `{ ulimit -${flag} ${value} 2>/dev/null || [ "$(ulimit -H -${flag})" != unlimited ] || { echo "proctor jail: cannot bound ${what} (ulimit -${flag} ${value})" >&2; exit 126; }; }`;
+    parts.push(lim("u", l.processes, "processes"), lim("v", l.memoryMiB * 1024, "memory"), lim("t", l.cpuSeconds, "CPU time"), lim("f", l.fileMiB * 1024, "file size"));
+  }
+  if (!omit.has("landlock")) {
+    parts.push(`[ ! -x /usr/bin/perl ] || exec /usr/bin/perl -e ${shellQuote(landlockPerl(jailTmp(opts), opts.writable ?? []))} -- "$1"`);
+    parts.push(`echo ${shellQuote(`${NO_LANDLOCK} (no /usr/bin/perl to apply it)`)} >&2`);
+  }
+  parts.push('exec /bin/bash -c "$1"');
+  return parts.join("; ");
+}
+
+/** The seccomp parts `omit` leaves out, or "all" when the whole program is. */
+function seccompOmit(omit: ReadonlySet<ConfineStep>): SeccompPart[] | "all" {
+  if (omit.has("seccomp")) return "all";
+  return SECCOMP_PARTS.filter((p) => omit.has(p));
 }
 
 /**
  * The bash text that runs `command` confined. The seccomp program is fed on fd 3 by process
- * substitution, so the result needs no file. Claude's shell defines `grep` as a function (its bundled
- * ugrep) that `bash -c` loses; inside, `grep` is the system grep — output may differ in format.
+ * substitution (base64 in the text, decoded by coreutils), so the result needs no file. Claude's
+ * shell defines `grep` as a function (its bundled ugrep) that `bash -c` loses; the rewrite
+ * (confine-shell.ts) exports it.
  */
 export function confineCommand(command: string, opts: ConfineOptions): string {
   const omit = new Set(opts.omit ?? []);
   const bwrap = opts.bwrap ?? "bwrap";
-  const args = bwrapArgs(opts).map(shellQuote).join(" ");
-  const seccomp = omit.has("seccompUnix") ? "" : ` --seccomp 3 3< <(printf '${printfBytes(unixSocketFilter())}')`;
-  return `${shellQuote(bwrap)} ${args}${seccomp} -- /bin/bash -c ${shellQuote(command)}`;
+  const { mounts, finish } = bwrapArgParts(opts);
+  const raw = opts.rawArgs ? ` ${opts.rawArgs}` : "";
+  const args = `${mounts.map(shellQuote).join(" ")}${raw} ${finish.map(shellQuote).join(" ")}`;
+  const parts = seccompOmit(omit);
+  const seccomp = parts === "all" ? "" : ` --seccomp 3 3< <(printf %s ${Buffer.from(jailFilter(parts)).toString("base64")} | base64 -d)`;
+  return `${shellQuote(bwrap)} ${args}${seccomp} -- /bin/bash -c ${shellQuote(jailPrelude(opts))} proctor-jail ${shellQuote(command)}`;
 }
 
 /** What to tell the user when bwrap is missing or refuses to start (exit before running anything). */

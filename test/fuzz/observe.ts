@@ -151,7 +151,8 @@ export function observe(cases: readonly Observed[], opts: { timeoutSeconds?: num
     });
     lines.push(`echo done > "$R/current"; sleep 0.1; kill $L 2>/dev/null; wait 2>/dev/null; echo finished > "$R/finished"`);
     writeFileSync(join(root, "batch.sh"), lines.join("\n"));
-    const confined = confineCommand(`bash --norc ${q(join(root, "batch.sh"))}`, { cwd: root, writable: [root] });
+    // The jail as an observation box: strace needs ptrace ("debug"), and the commands see the host's / read-only as before (no allowlist, no Landlock: a write shows as EROFS).
+    const confined = confineCommand(`bash --norc ${q(join(root, "batch.sh"))}`, { cwd: root, writable: [root], omit: ["debug", "fsAllowlist", "landlock"] });
     spawnSync("bash", ["--norc", "-c", confined], { stdio: "ignore", timeout: 30_000 + commands.length * (t + 2) * 1000 });
     // A batch cut short would leave later commands unrun, which would look like no effect.
     if (readdirSync(root).includes("finished") === false) throw new Error(`the fuzz batch in ${root} did not finish`);

@@ -55,7 +55,7 @@ describe(`the confining gate in the real claude binary (claude ${claudeVersion()
       vexpect(existsSync(join(result.workDir, "PWNED"))).toBe(false);
       vexpect(hostile?.input.command).toBe(HOSTILE);
       vexpect(hostile?.ran?.by).toBe("hook");
-      vexpect(hostile?.ran?.command).toMatch(/bwrap' '--ro-bind' '\/' '\/'.* -- \/bin\/bash -c 'tac notes.txt'/);
+      vexpect(hostile?.ran?.command).toMatch(/bwrap' '--unshare-all'.* proctor-jail 'tac notes.txt'/);
       vexpect(hostile?.ran?.refused).toBe("Read-only file system");
       vexpect([hostile?.status, hostile?.deniedBy]).toEqual(["denied", "sandbox"]);
       vexpect(result.trace.errors.map((e) => e.kind)).toContain("confinement-refused");

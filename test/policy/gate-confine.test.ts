@@ -49,7 +49,7 @@ describe("proctor gate confines what passes on the classifier's word", () => {
     const { answer } = await gate(["--rung", "auto"], "Monitor", input);
     expect(answer?.permissionDecision).toBe("allow");
     expect(answer?.updatedInput).toMatchObject({ description: "watch", timeout_ms: 60_000, persistent: false });
-    expect(String(answer?.updatedInput?.command)).toContain("-- /bin/bash -c 'cat notes.txt'");
+    expect(String(answer?.updatedInput?.command)).toContain("proctor-jail 'cat notes.txt'");
   });
 
   it("leaves alone what did not pass on the classifier's word: --approve alone, the bypass rung, a denied command", async () => {
