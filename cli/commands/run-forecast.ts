@@ -40,10 +40,13 @@ export function forecastRun(options: ForecastRunOptions): string {
         ...(early ? { earlyStop: early } : {}),
         ...(previous ? { previous } : {}),
         tier,
+        // A scripted mock run (or a replayed recording) is the same run every trial: only a model-graded check varies.
+        ...(tier === "mock" || tier === "replay" ? { deterministicKinds: (kind: string) => kind !== "judged" } : {}),
         ...(real?.maxBudgetUsd !== undefined ? { capUsd: real.maxBudgetUsd } : {}),
         arms: ablated ? 2 : 1,
       }),
     ];
   });
-  return `${renderForecast(forecasts)}(rates without a baseline are assumed at 90%; pass --baseline FILE for measured rates and costs)\n`;
+  const assumed = forecasts.some((f) => f.checks.some((c) => c.rateSource === "assumed"));
+  return `${renderForecast(forecasts)}${assumed ? "(rates without a baseline are assumed at 90%; pass --baseline FILE for measured rates and costs)\n" : ""}`;
 }
