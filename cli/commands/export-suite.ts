@@ -6,14 +6,15 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
-import { loadEvalFiles } from "../../src/eval/load.js";
+import { evalFileOf, loadEvalFiles } from "../../src/eval/load.js";
 import { allowScriptTools, exportEval } from "../../src/plugin-eval/export.js";
 import { readPluginEvalSuite } from "../../src/plugin-eval/read.js";
 
 export async function exportPluginEvalSuite(files: readonly string[], outDir: string): Promise<number> {
   const loaded = await loadEvalFiles(files);
   const { loadScript } = await import("../../mock-model/script/schema.js");
-  const cases = loaded.flatMap((l) => l.evals.map((e) => ({ exported: exportEval(e), evalDir: dirname(l.file) })));
+  const fileOf = evalFileOf(loaded);
+  const cases = loaded.flatMap((l) => l.evals.map((e) => ({ exported: exportEval(e), evalDir: dirname(fileOf.get(e) ?? l.file) })));
   const dirs = new Set<string>();
   for (const { exported } of cases) {
     if (dirs.has(exported.dir)) throw new InvalidInputError("INVALID_INPUT", `two evals become the case directory ${exported.dir}: rename one`);

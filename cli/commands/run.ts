@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { HarnessSpec } from "../../harness/claude/spec.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../src/eval/define.js";
-import { findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
+import { evalFileOf, findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
 import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../src/eval/run-evals.js";
 import type { TrialContext } from "../../src/measure/measure.js";
 import type { Trace } from "../../src/trace/types.js";
@@ -338,7 +338,7 @@ const run: Command = async (argv) => {
   const selected = new Set(selectByName(all.flatMap((l) => l.evals), (e) => e.name, values.eval, paths.join(", ")));
   const loaded = all.map((l) => ({ ...l, evals: l.evals.filter((e) => selected.has(e)) }));
   const definitions = loaded.flatMap((l) => l.evals);
-  const fileOf = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, l.file] as const)));
+  const fileOf = evalFileOf(loaded);
 
   if ((values.detect !== undefined || values.power !== undefined) && values.ablate === undefined && !definitions.some((d) => d.ablate !== undefined)) {
     throw new InvalidInputError("INVALID_INPUT", `--detect and --power plan an ablation; give --ablate plugin:NAME (or an eval's ablate field)\nusage: ${USAGE}`);
