@@ -186,6 +186,6 @@ function callerFile(fn: (...args: never[]) => unknown): string | undefined {
  * eval file re-exports it. Undefined for an eval declared where no file is known (eval'd code).
  */
 export function definedIn(definition: EvalDefinition): string | undefined {
-  const file = (definition as unknown as Record<symbol, unknown>)[DEFINED_IN];
+  const file = typeof definition === "object" && definition !== null ? (definition as unknown as Record<symbol, unknown>)[DEFINED_IN] : undefined;
   return typeof file === "string" ? file : undefined;
 }
