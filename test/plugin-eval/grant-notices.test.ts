@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveClaudeBinary } from "../../harness/claude/binary.js";
 import { startMockServe } from "../../harness/plugin-eval/serve.js";
@@ -63,6 +64,34 @@ describe("grantNotices", () => {
     const c = caseOf([exists("a.md"), { type: "regex", name: "r", weight: 1, target: { source: "file", path: "a.md" }, pattern: "x", flags: "", match: "contains" }, used(mocked)]);
     expect(notices(c, [], [mocked]).map((n) => n.split(":")[0])).toEqual(["has-a.md", "r"]);
     expect(notices(c, ["Write"], [mocked])).toEqual([]);
+  });
+
+  it("property: a tool_used grader is named exactly when its tool is neither read-only, granted nor mocked (and wants a call)", () => {
+    const POOL = ["Bash", "Write", "Edit", "WebFetch", "Read", "Skill", "Grep", "mcp__s__t"];
+    const READ_ONLY = new Set(["Read", "Skill", "Grep"]);
+    const tool = fc.constantFrom(...POOL);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ tool, min: fc.constantFrom(0, 1, 2) }), { minLength: 1, maxLength: 5 }),
+        fc.uniqueArray(tool, { maxLength: 4 }),
+        fc.uniqueArray(tool, { maxLength: 3 }),
+        fc.uniqueArray(tool, { maxLength: 2 }),
+        fc.uniqueArray(tool, { maxLength: 2 }),
+        (specs, allowed, grants, mocked, disallowed) => {
+          const graders = specs.map((g, i) => ({ type: "tool_used", name: `g${i}`, weight: 1, tool: g.tool, min: g.min }) as Grader);
+          const c = caseOf(graders, allowed, disallowed);
+          const got = grantNotices(c, grantTools(allowed, grants, disallowed).allowed, disallowed, mocked);
+          // The oracle: claude offers a tool when it is read-only, granted by the operator, or a mock stand-in; disallowed wins.
+          const offered = (t: string) => !disallowed.includes(t) && (READ_ONLY.has(t) || grants.includes(t) || mocked.includes(t));
+          const expected = specs.flatMap((g, i) => (g.min >= 1 && !offered(g.tool) ? [`g${i}`] : []));
+          expect(got.map((n) => n.grader)).toEqual(expected);
+          for (const n of got) {
+            const t = specs[Number(n.grader.slice(1))]?.tool as string;
+            expect(n.text).toContain(disallowed.includes(t) ? `${t} is in the case's disallowed_tools` : `grant it with --allow-tools ${t}`);
+          }
+        },
+      ),
+    );
   });
 
   it.runIf(atLeast("2.1.332"))(
