@@ -104,8 +104,9 @@ export async function runSuiteCommand(options: SuiteRunOptions): Promise<number>
   // Before any run, as claude does: a grader no granted tool can satisfy would silently score 0.
   for (const c of suite.cases) {
     const e = c.case.execution;
-    const granted = grantTools(e.allowed_tools, options.allowTools ?? [], e.disallowed_tools).allowed;
-    for (const n of grantNotices(c.case, granted, e.disallowed_tools, tier.mocks?.tools)) process.stderr.write(`⚠ case "${c.case.name}": ${n.text}\n`);
+    const grant = grantTools(e.allowed_tools, options.allowTools ?? [], e.disallowed_tools);
+    if (grant.withheld.length && !options.quiet) process.stderr.write(`  ${c.case.name}: not granted (missing --allow-tools grant, or a malformed entry): ${grant.withheld.join(", ")}\n`);
+    for (const n of grantNotices(c.case, grant.allowed, e.disallowed_tools, tier.mocks?.tools)) process.stderr.write(`⚠ case "${c.case.name}": ${n.text}\n`);
   }
   const startedAt = new Date();
   const outcome = await runPluginEvalSuite(suite, {

@@ -29,7 +29,8 @@ describe("proctor run EVAL_DIR: output at claude plugin eval's level", () => {
     const html = join(dir, "report", "suite.html");
     const r = await proctor(["run", join(dir, "evals"), "--eval", "notes", "--ablation", "none", "--output-dir", join(dir, "out"), "--html", html], { env });
     expect(r.exitCode, r.stderr).toBe(1);
-    // The case allows Write, but nothing grants it: claude 2.1.332's notice, before the run.
+    // The case allows Write, but nothing grants it: claude 2.1.332's lines, before the run.
+    expect(r.stderr).toContain("  notes: not granted (missing --allow-tools grant, or a malformed entry): Write\n");
     expect(r.stderr).toContain(
       '⚠ case "notes": grader "writes-before-replying" cannot pass with the granted tools: it needs a Write call in the trace, but Write is not granted, so the run withholds it from the model and no call (not even a refused one) can occur — add Write to the case\'s allowed_tools and grant it with --allow-tools Write',
     );
@@ -49,6 +50,7 @@ describe("proctor run EVAL_DIR: output at claude plugin eval's level", () => {
     const dir = temp();
     const r = await proctor(["run", join(dir, "evals"), "--allow-tools", "Bash", "Write", "--eval", "notes", "--ablation", "none", "--output-dir", join(dir, "out")], { env });
     expect(r.stderr).not.toContain("cannot pass");
+    expect(r.stderr).not.toContain("not granted");
     expect(r.stderr).not.toContain("eval files");
     expect(r.stdout).toContain("    ✓ note-written (weight 1)");
     expect(r.stdout).toContain("✗ notes  score 0.86"); // the tool_order grader's after-call never matches, by design
