@@ -49,6 +49,7 @@ describe("session log: hooks", () => {
       expect(r.message).toContain(`expected a ${event} hook to fire; hooks recorded: PostToolUse:Bash — and proctor cannot tell whether it fired: this trace was read from a Claude Code session log`);
       expect(r.message).toContain("--include-hook-events");
     }
+    expect(hookSaid("Stop", "x").eval(readTranscript(V332)).message).toContain("no Stop hook run is recorded (hooks recorded: PostToolUse:Bash) — this trace was read from a Claude Code session log");
     // 2.1.197's log does not say who refused: denied does not claim a hook either.
     expect(denied("Bash", { command: /rm -rf/ }).eval(readTranscript(V197)).pass).toBe(false);
   });
