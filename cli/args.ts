@@ -34,3 +34,27 @@ export function parseCommandArgs<T extends Options>(
     throw new InvalidInputError("INVALID_INPUT", `${what}\nusage: ${usage}`);
   }
 }
+
+/**
+ * `--flag A B C` → `--flag A --flag B --flag C` for the words after `flag` that `accepts`, as
+ * commander's variadic options (`claude plugin eval --allow-tools Bash Write`) read them; the
+ * first word it does not accept (an option, a path) ends the list. `--flag=A` and a lone value stay as they are.
+ */
+export function spreadVariadic(argv: readonly string[], flag: string, accepts: (word: string) => boolean): string[] {
+  const out: string[] = [];
+  const end = argv.indexOf("--");
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    out.push(word);
+    if (word !== flag || (end !== -1 && i > end) || i + 1 >= argv.length) continue;
+    out.push(argv[++i] as string);
+    while (i + 1 < argv.length && (end === -1 || i + 1 < end) && !(argv[i + 1] as string).startsWith("-") && accepts(argv[i + 1] as string)) out.push(flag, argv[++i] as string);
+  }
+  return out;
+}
+
+/**
+ * A word that names a tool rather than a path: a built-in tool (`Bash`, `WebFetch`, capitalised),
+ * an MCP tool (`mcp__server__tool`, `mcp__server__*`), either with a rule (`Bash(git *)`).
+ */
+export const looksLikeToolName = (word: string): boolean => /^(?:[A-Z][A-Za-z0-9_]*|mcp__[\w.*-]+)(?:\(.*\))?$/s.test(word);

@@ -98,7 +98,8 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       alpha: "significance level of the baseline comparison (default 0.05)",
       "budget-usd": "stop starting trials once the evals together cost this much",
       list: "list the evals and their tiers; run nothing",
-      quiet: "no progress line",
+      quiet: "no progress line, no per-run lines of a suite, no note of which default directory ran",
+      eval: "run only the eval of this name (of a claude plugin eval suite: the case); repeat it for more, and * matches any run of characters (--eval 'guard*'); a name that matches nothing is refused with the names there are",
       traces: "keep failing trials' Traces in DIR/<eval>/trial-N.json (and the checks), and print the proctor show line for each failed check",
       "all-traces": "with --traces, keep every trial's Trace, not only the failing ones",
       claude:
@@ -109,7 +110,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       "judge-model": "a claude plugin eval suite on --real: the model of llm graders' judge (default haiku)",
       "allow-real-servers": "a claude plugin eval suite with mocks/: start the plugin's MCP servers the suite does not mock (by default they do not start and their tools are unavailable), as claude plugin eval --allow-real-servers does",
       mocks: "a claude plugin eval suite: on (default) serves the suite's mocks/ stand-ins in place of the plugin's MCP servers; off runs the real servers",
-      "allow-tools": "a claude plugin eval suite: grant these gated tools (Bash, Write, Edit, WebFetch, mcp__*; Tool(pattern) too) to every case, as claude plugin eval --allow-tools does; a case's gated allowed_tools without a grant are withheld",
+      "allow-tools": "a claude plugin eval suite: grant these gated tools (Bash, Write, Edit, WebFetch, mcp__*; Tool(pattern) too) to every case, as claude plugin eval --allow-tools does: space-separated (--allow-tools Bash Write; the next word that is not a tool name, capitalised or mcp__…, ends the list), comma-separated or repeated; a case's gated allowed_tools without a grant are withheld, and a grader that then cannot pass is named before the run",
       "write-scripts": "a claude plugin eval suite on --real: write each case's first run as <case>/proctor.script.json and proctor.recording.jsonl (never overwriting), for the mock and replay tiers",
       "no-sandbox": "run every trial without claude's own sandbox around Bash, for this reason (kept in each trace): mock and replay trials are sandboxed by default (needs bwrap and socat on Linux), real ones only when their spec sets sandbox",
       ablate:
@@ -118,9 +119,9 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       power: "with --ablate: the power of that plan (default 0.8)",
       "early-stop":
         "stop each eval's trials early once an anytime-valid test settles it (as the eval field earlyStop: true): every gated check shown above or below its minimum; with --ablate, the two arms run side by side and stop once every check's paired delta interval clears 0 (or, with --detect D, lies within ±D) — each verdict wrong with probability ≤ --alpha at any stop",
-      html: "write the run as one self-contained HTML page: per eval its claude version, each check's rate with its interval against the minimum, and ablation deltas",
+      html: "write the run as one self-contained HTML page: per eval its claude version, each check's rate with its interval against the minimum, and ablation deltas (for a claude plugin eval suite: per case and arm, each grader's pass rate)",
       forecast:
-        "run nothing; print each eval's expected trials (exact, under its early stop) and dollars, the chance each check passes its gate, with rates and cost per trial from --baseline when given (else rates assumed at 90% and real trials bounded by their per-run cap)",
+        "run nothing; print each eval's expected trials (exact, under its early stop) and dollars, the chance each check passes its gate, with rates and cost per trial from --baseline when given (else a fixed mock script or a replay is forecast as deterministic — every trial the first one's verdict — other rates are assumed at 90%, and real trials are bounded by their per-run cap)",
     },
     examples: ["npx proctor run", "npx proctor run evals/ --mock   # a claude plugin eval suite: both arms, aggregate-result.json", "npx proctor run evals/guard.eval.ts --trials 20 --concurrency 2 --junit reports/junit.xml", "npx proctor run evals/ --claude 2.1.197,latest --trials 10", "npx proctor run evals/ --ablate plugin:repo-hygiene --trials 20"],
     exit: "0 every gate held · 1 a gate failed, an eval was skipped, incomplete or regressed · 2 bad input",

@@ -137,7 +137,7 @@ export { pairedStoppingCurve, discordantRule } from "./stats/paired-design.js";
 export type { PairedCurve } from "./stats/paired-design.js";
 
 // evals: declared with defineEval, run by `proctor run` (or runEvals in code)
-export { defineEval, isEvalDefinition } from "./eval/define.js";
+export { defineEval, definedIn, isEvalDefinition } from "./eval/define.js";
 export type { EvalSpec, EvalDefinition, MockSpec, ReplayTierSpec, RealSpec, PerTrial } from "./eval/define.js";
 export type { LoadedEvalFile } from "./eval/load.js";
 export type { RunEvalsOptions, EvalOutcome, EvalTiers, TierRunner, TierChoice, Tier } from "./eval/run-evals.js";

@@ -6,7 +6,7 @@
  */
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import { defineEval, type EvalDefinition } from "../../src/eval/define.js";
-import { loadEvalFiles } from "../../src/eval/load.js";
+import { evalFileOf, loadEvalFiles } from "../../src/eval/load.js";
 import { chooseTier, runEvals, type TierChoice } from "../../src/eval/run-evals.js";
 import { bisectVersions, type BisectStep } from "../../src/measure/bisect.js";
 import { compareVersions } from "../../src/measure/claude-versions.js";
@@ -62,7 +62,7 @@ const bisect: Command = async (argv) => {
 
   const loaded = await loadEvalFiles(positionals);
   const evals = loaded.flatMap((l) => l.evals);
-  const fileOf = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, l.file] as const)));
+  const fileOf = evalFileOf(loaded);
   const chosen = values.eval === undefined ? (evals.length === 1 ? evals[0] : undefined) : evals.find((e) => e.name === values.eval);
   if (!chosen) throw new InvalidInputError("INVALID_INPUT", values.eval === undefined ? `${positionals[0]} holds ${evals.length} evals; name one with --eval (${evals.map((e) => JSON.stringify(e.name)).join(", ")})` : `no eval named ${JSON.stringify(values.eval)}; the evals are ${evals.map((e) => JSON.stringify(e.name)).join(", ")}`);
   const definition: EvalDefinition = chosen;

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
-import { loadEvalFiles } from "../../src/eval/load.js";
+import { evalFileOf, loadEvalFiles } from "../../src/eval/load.js";
 import { buildPromptfooConfig } from "../../reporters/promptfoo/export-config.js";
 import { parseCommandArgs } from "../args.js";
 import { PROCTOR_ROOT } from "../../src/version.js";
@@ -34,7 +34,7 @@ const exportCommand: Command = async (argv) => {
   if (files.length === 0) throw new InvalidInputError("INVALID_INPUT", `expected eval files\nusage: ${USAGE}`);
   const loaded = await loadEvalFiles(files);
   const configDir = values.output ? dirname(resolve(values.output)) : process.cwd();
-  const evalDirs = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, dirname(l.file)] as const)));
+  const evalDirs = new Map([...evalFileOf(loaded)].map(([e, file]) => [e, dirname(file)] as const));
   const config = buildPromptfooConfig(
     loaded.flatMap((l) => l.evals),
     { modulesDir: relative(configDir, promptfooModules()) || ".", configDir, evalDirs, tier: values.real ? "real" : "mock" },

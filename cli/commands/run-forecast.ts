@@ -20,6 +20,12 @@ export interface ForecastRunOptions {
   readonly earlyStop?: boolean;
 }
 
+/** Does the eval run one fixed spec on a tier that replays it the same way every trial (a scripted mock, a recording)? */
+function fixedSpec(d: EvalDefinition, tier: string): boolean {
+  const spec = tier === "mock" ? d.mock : tier === "replay" ? d.replay : undefined;
+  return spec !== undefined && typeof spec !== "function";
+}
+
 /** The forecast text for these evals. */
 export function forecastRun(options: ForecastRunOptions): string {
   const forecasts = options.definitions.flatMap((d) => {
@@ -40,10 +46,14 @@ export function forecastRun(options: ForecastRunOptions): string {
         ...(early ? { earlyStop: early } : {}),
         ...(previous ? { previous } : {}),
         tier,
+        // A fixed script on the mock (or a replayed recording) is the same run every trial: only a
+        // model-graded check varies. A spec built per trial (`mock: ({ random }) => …`) may vary.
+        ...(fixedSpec(d, tier) ? { deterministicKinds: (kind: string) => kind !== "judged" } : {}),
         ...(real?.maxBudgetUsd !== undefined ? { capUsd: real.maxBudgetUsd } : {}),
         arms: ablated ? 2 : 1,
       }),
     ];
   });
-  return `${renderForecast(forecasts)}(rates without a baseline are assumed at 90%; pass --baseline FILE for measured rates and costs)\n`;
+  const assumed = forecasts.some((f) => f.checks.some((c) => c.rateSource === "assumed"));
+  return `${renderForecast(forecasts)}${assumed ? "(rates without a baseline are assumed at 90%; pass --baseline FILE for measured rates and costs)\n" : ""}`;
 }

@@ -4,24 +4,24 @@ import { dirname } from "node:path";
 import type { HarnessSpec } from "../../harness/claude/spec.js";
 import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { EvalDefinition, MockSpec, RealSpec, ReplayTierSpec } from "../../src/eval/define.js";
-import { findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
+import { evalFileOf, findEvalFiles, loadEvalFiles } from "../../src/eval/load.js";
 import { chooseTier, runEvals, tracesDirOf, type EvalOutcome, type EvalTiers, type TierChoice } from "../../src/eval/run-evals.js";
 import type { TrialContext } from "../../src/measure/measure.js";
 import type { Trace } from "../../src/trace/types.js";
 import type { Baseline } from "../../reporters/baseline/format.js";
 import type { BaselineDiff } from "../../reporters/baseline/diff.js";
 import { renderRunSummary, renderTraceHints } from "../../reporters/summary/run-summary.js";
-import { parseCommandArgs } from "../args.js";
+import { looksLikeToolName, parseCommandArgs, spreadVariadic } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
 import { driftText } from "../../src/checks/replay.js";
 import type { AblationOptions } from "../../src/measure/ablation.js";
 
-const USAGE = `proctor run [FILES_OR_DIRS…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
+const USAGE = `proctor run [FILES_OR_DIRS…] [--eval NAME…] [--mock|--replay|--real] [--trials N] [--concurrency C] [--shard i/n]
             [--junit FILE] [--json FILE] [--traces DIR [--all-traces]] [--baseline FILE [--update-baseline] [--alpha A]] [--budget-usd X] [--list]
             [--claude VERSION,VERSION…] [--no-sandbox REASON]
             [--ablate plugin:NAME|skill:NAME|agent:NAME|hook:EVENT|mcp:SERVER [--detect DELTA] [--power P]] [--early-stop] [--forecast] [--html FILE]
-       proctor run EVAL_DIR [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
+       proctor run EVAL_DIR [--eval CASE…] [--mock|--replay|--real] [--trials N] [--ablation with-without|none] [--threshold T]
             [--output-dir DIR] [--json FILE] [--junit FILE] [--judge-model M] [--allow-tools T…] [--allow-real-servers] [--mocks on|off] [--write-scripts]   (a claude plugin eval suite)`;
 
 /**
@@ -123,9 +123,9 @@ async function writeJson(file: string, value: unknown): Promise<void> {
  * With no paths: `./evals` as a claude plugin eval suite (as `claude plugin eval` reads its default
  * dir) when it holds case directories and no eval files; else [] and the eval-file defaults apply.
  */
-async function defaultSuite(): Promise<string[]> {
+async function defaultSuite(quiet: boolean): Promise<string[]> {
   const suite = await pluginEvalSuites([DEFAULT_DIRS[0]]);
-  if (suite) process.stderr.write(`proctor run: no eval files given — running the claude plugin eval suite in ./${DEFAULT_DIRS[0]}\n`);
+  if (suite && !quiet) process.stderr.write(`proctor run: no eval files given — running the claude plugin eval suite in ./${DEFAULT_DIRS[0]}\n`);
   return suite ?? [];
 }
 
@@ -229,8 +229,10 @@ function describeInterruption(signal: NodeJS.Signals, outcomes: readonly EvalOut
  */
 const run: Command = async (argv) => {
   const { values, positionals } = parseCommandArgs(
-    argv,
+    // `--allow-tools Bash Write`: space-separated tools, as claude plugin eval takes them.
+    spreadVariadic(argv, "--allow-tools", looksLikeToolName),
     {
+      eval: { type: "string", multiple: true },
       mock: { type: "boolean" },
       real: { type: "boolean" },
       replay: { type: "boolean" },
@@ -286,12 +288,13 @@ const run: Command = async (argv) => {
     baseline = (await baselineModules()).readBaseline(baselineFile);
   }
 
-  const suiteDirs = await pluginEvalSuites(positionals.length > 0 ? positionals : await defaultSuite());
+  const suiteDirs = await pluginEvalSuites(positionals.length > 0 ? positionals : await defaultSuite(values.quiet === true));
   if (suiteDirs) {
     if (values.list) {
       // Like --list on eval files: what would run, and nothing runs.
       const { readPluginEvalSuite } = await import("../../src/plugin-eval/read.js");
-      for (const dir of suiteDirs) for (const c of readPluginEvalSuite(dir).cases) process.stdout.write(`${c.case.name}  (claude plugin eval case · ${c.case.runs} runs · ${c.case.graders.length} graders)  ${c.relDir}\n`);
+      const { selectByName } = await import("./select-evals.js");
+      for (const dir of suiteDirs) for (const c of selectByName(readPluginEvalSuite(dir).cases, (c) => c.case.name, values.eval, dir)) process.stdout.write(`${c.case.name}  (claude plugin eval case · ${c.case.runs} runs · ${c.case.graders.length} graders)  ${c.relDir}\n`);
       return 0;
     }
     const { runSuiteCommand } = await import("./run-suite.js");
@@ -313,6 +316,8 @@ const run: Command = async (argv) => {
           outputDir: values["output-dir"],
           json: values.json,
           junit: values.junit,
+          html: values.html,
+          ...(values.eval ? { cases: values.eval } : {}),
           judgeModel: values["judge-model"],
           allowTools: values["allow-tools"],
           allowRealServers: values["allow-real-servers"] === true,
@@ -335,12 +340,16 @@ const run: Command = async (argv) => {
   if (paths.length === 0) {
     const found = DEFAULT_DIRS.find((dir) => existsSync(dir) && statSync(dir).isDirectory() && findEvalFiles(dir).length > 0);
     if (!found) throw new InvalidInputError("INVALID_INPUT", `no eval files given, and none in ./${DEFAULT_DIRS.join(" or ./")} (nor case directories of a claude plugin eval suite in ./${DEFAULT_DIRS[0]})\nusage: ${USAGE}`);
-    process.stderr.write(`proctor run: no eval files given — running the *.eval.* files in ./${found}\n`);
+    if (!values.quiet) process.stderr.write(`proctor run: no eval files given — running the *.eval.* files in ./${found}\n`);
     paths = [found];
   }
-  const loaded = await loadEvalFiles(paths);
+  const { selectByName } = await import("./select-evals.js");
+  // --eval NAME: only the evals it names (a * in NAME matches any run of characters).
+  const all = await loadEvalFiles(paths);
+  const selected = new Set(selectByName(all.flatMap((l) => l.evals), (e) => e.name, values.eval, paths.join(", ")));
+  const loaded = all.map((l) => ({ ...l, evals: l.evals.filter((e) => selected.has(e)) }));
   const definitions = loaded.flatMap((l) => l.evals);
-  const fileOf = new Map(loaded.flatMap((l) => l.evals.map((e) => [e, l.file] as const)));
+  const fileOf = evalFileOf(loaded);
 
   if ((values.detect !== undefined || values.power !== undefined) && values.ablate === undefined && !definitions.some((d) => d.ablate !== undefined)) {
     throw new InvalidInputError("INVALID_INPUT", `--detect and --power plan an ablation; give --ablate plugin:NAME (or an eval's ablate field)\nusage: ${USAGE}`);

@@ -23,6 +23,9 @@ import { runHarness } from "../claude/run-harness.js";
 import { runEval } from "../eval/run-eval.js";
 import { runReplay } from "../replay/run-replay.js";
 import { readSidecar, type CaseSidecar } from "./sidecar.js";
+import { grantTools, ruleOf } from "../../src/plugin-eval/grant-notices.js";
+
+export { grantTools, UNGATED_TOOLS } from "../../src/plugin-eval/grant-notices.js";
 
 export type SuiteTier = "mock" | "replay" | "real";
 
@@ -59,34 +62,6 @@ export function checkSuiteRunnable(suite: PluginEvalSuite, tier: SuiteTier): Map
     sidecars.set(c, sidecar);
   }
   return sidecars;
-}
-
-/** Tools a case may use without an operator's grant (claude plugin eval's read-only set). */
-export const UNGATED_TOOLS = new Set(["Read", "Glob", "Grep", "NotebookRead", "Skill", "AskUserQuestion", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskStop", "Agent", "TodoWrite"]);
-
-const ruleOf = (entry: string) => {
-  const m = /^([^()]+)(?:\((.*)\))?$/.exec(entry.trim());
-  return { tool: m?.[1] ?? entry, content: m?.[2] };
-};
-
-/**
- * The tools a case's runs get, as claude plugin eval grants them: the case's allowed_tools that
- * need no grant, the operator's grants (`--allow-tools`), and the case's gated tools a grant
- * covers; the rest of allowed_tools is withheld. The case's disallowed tools win.
- */
-export function grantTools(allowed: readonly string[], grants: readonly string[], disallowed: readonly string[] = []): { allowed: string[]; withheld: string[] } {
-  const granted = grants.flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
-  const rules = granted.map(ruleOf);
-  const out = [...granted];
-  const withheld: string[] = [];
-  for (const entry of allowed.flatMap((a) => a.split(",")).map((a) => a.trim()).filter(Boolean)) {
-    const r = ruleOf(entry);
-    const covered = rules.some((g) => g.tool === r.tool && (g.content === undefined || r.content === undefined || g.content === r.content));
-    if (UNGATED_TOOLS.has(r.tool) || covered) out.push(entry);
-    else withheld.push(entry);
-  }
-  const no = new Set(disallowed);
-  return { allowed: [...new Set(out)].filter((t) => !no.has(ruleOf(t).tool)), withheld };
 }
 
 /** The run spec of one case on one arm (everything but the script). */
@@ -203,5 +178,5 @@ export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
     };
   };
   const close = () => mocked?.shadow.cleanup();
-  return { runTrial, judge, close, mocks: mocked ? { servers: mocked.shadow.mocked, withheld: mocked.shadow.withheld, warnings: mocked.mocks.warnings } : undefined };
+  return { runTrial, judge, close, mocks: mocked ? { servers: mocked.shadow.mocked, withheld: mocked.shadow.withheld, warnings: mocked.mocks.warnings, tools: mocked.tools } : undefined };
 }

@@ -49,6 +49,7 @@ function renderCall(row: CallRow): string {
   if (call.status !== "success") parts.push(`<span class="state">${h(call.status)}${call.deniedBy ? ` by ${h(call.deniedBy)}` : ""}</span>`);
   if (call.agentType && !row.subagent) parts.push(`<span class="tag">(${h(call.agentType)})</span>`);
   const body = [`<div class="line">${parts.join("")}</div>`];
+  if (call.ran) body.push(`<p class="result ran">ran <code>${h(call.ran.command)}</code> (rewritten by a ${h(call.ran.by)})${call.ran.refused ? ` · refused: ${h(call.ran.refused)}` : ""}</p>`);
   body.push(`<details><summary>input${call.result === undefined ? "" : " and result"}</summary><pre class="input">${h(JSON.stringify(call.input, null, 2))}</pre>${call.result === undefined ? "<p class=\"meta\">no result came back</p>" : `<pre class="result-text">${h(call.result)}</pre>`}</details>`);
   if (row.hooks.length > 0) body.push(`<ul class="hooks">${row.hooks.map((k) => `<li class="hook${k.blocked ? " blocked" : ""}">hook ${h(describeHook(k))}</li>`).join("")}</ul>`);
   if (row.failures.length > 0) {

@@ -47,6 +47,8 @@ function renderCall(row: CallRow, p: Palette, verbose: boolean): string[] {
   if (call.status !== "success") head += `  ${colour(call.status + (call.deniedBy ? ` by ${call.deniedBy}` : ""))}`;
   const lines = [head];
   const sub = `${pad}     `;
+  // A PreToolUse hook (proctor gate, say) rewrote the command: what ran is not what the model asked.
+  if (call.ran) lines.push(`${sub}${p.cyan("ran")} ${verbose ? block(call.ran.command, `${sub}    `) : firstLine(call.ran.command, 140)}  ${p.dim(`(rewritten by a ${call.ran.by})`)}${call.ran.refused ? `  ${p.yellow(`refused: ${firstLine(call.ran.refused, 80)}`)}` : ""}`);
   if (verbose) {
     lines.push(`${sub}${p.dim("input")} ${block(JSON.stringify(call.input, null, 2), `${sub}      `)}`);
     if (call.result !== undefined) lines.push(`${sub}${p.dim("result")} ${block(call.result, `${sub}       `)}`);

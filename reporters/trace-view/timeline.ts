@@ -177,12 +177,50 @@ export function describeSource(trace: Trace): string {
   return parts.join(" · ");
 }
 
-/** A hook as one line: `PreToolUse:Bash exit 2 · blocked · "no rm -rf"`. */
-export function describeHook(hook: HookEvent): string {
+/** A JSON object's string field, or undefined. */
+const field = (o: Record<string, unknown> | undefined, key: string) => (typeof o?.[key] === "string" ? (o[key] as string) : undefined);
+
+/**
+ * What a hook answered, read from its JSON (`hookSpecificOutput.permissionDecision` and its
+ * reason, `decision` and `reason`, `systemMessage`, `additionalContext`, an `updatedInput`), or its
+ * plain text: the decision and the reason first, never escaped JSON cut before the reason.
+ */
+export function hookAnswer(hook: HookEvent): { decision?: string; reason?: string; notes: string[] } {
+  const text = (hook.output || hook.stdout || "").trim();
+  let json: Record<string, unknown> | undefined;
+  if (text.startsWith("{")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+    } catch {
+      json = undefined;
+    }
+  }
+  if (!json) {
+    const said = (hook.stderr || "").trim() || text;
+    return { ...(hook.decision ? { decision: hook.decision } : {}), ...(said ? { reason: said } : {}), notes: [] };
+  }
+  const specific = json.hookSpecificOutput && typeof json.hookSpecificOutput === "object" ? (json.hookSpecificOutput as Record<string, unknown>) : undefined;
+  const decision = field(specific, "permissionDecision") ?? field(json, "decision") ?? (json.continue === false ? "stop" : undefined) ?? hook.decision;
+  const reason = field(specific, "permissionDecisionReason") ?? field(json, "reason") ?? field(json, "stopReason") ?? (hook.stderr?.trim() || undefined);
+  const notes: string[] = [];
+  const updated = specific?.updatedInput;
+  if (updated && typeof updated === "object") notes.push(`updated input ${JSON.stringify(updated)}`);
+  const context = field(specific, "additionalContext");
+  if (context) notes.push(`context ${JSON.stringify(context)}`);
+  const message = field(json, "systemMessage");
+  if (message) notes.push(`message ${JSON.stringify(message)}`);
+  return { ...(decision ? { decision } : {}), ...(reason ? { reason } : {}), notes };
+}
+
+/** A hook as one line: `PreToolUse:Bash exit 0 · blocked · deny: "no rm -rf here"`. */
+export function describeHook(hook: HookEvent, max = 160): string {
   const parts = [hook.name, hook.exitCode === null ? "no exit (run ended)" : `exit ${hook.exitCode}`];
   if (hook.blocked) parts.push("blocked");
-  if (hook.decision) parts.push(`decision: ${hook.decision}`);
-  const said = firstLine(hook.output || hook.stderr || hook.stdout || "", 80);
-  if (said) parts.push(JSON.stringify(said));
+  const answer = hookAnswer(hook);
+  const reason = answer.reason ? JSON.stringify(firstLine(answer.reason, max)) : undefined;
+  if (answer.decision) parts.push(reason ? `${answer.decision}: ${reason}` : answer.decision);
+  else if (reason) parts.push(reason);
+  for (const note of answer.notes) parts.push(firstLine(note, max));
   return parts.join(" · ");
 }

@@ -108,7 +108,7 @@ export function deleted(path: string): Check<Trace> {
     const match = pathMatcher(path, trace.source.cwd);
     const hit = trace.files.changes.find((c) => match(c.path));
     if (hit?.change === "deleted") return { pass: true, message: `${hit.path} was deleted` };
-    const what = hit ? `it was ${hit.change}, not deleted` : listChanges(trace.files.changes);
+    const what = hit ? `${hit.path} was ${hit.change}, not deleted` : listChanges(trace.files.changes);
     return { pass: false, message: `expected ${path} to be deleted; ${what}${trace.files.source === "tool-calls" ? ` (${NO_SNAPSHOT})` : ""}`, expected: path, actual: trace.files.changes.map((c) => c.path) };
   });
 }
@@ -121,8 +121,9 @@ export function didNotWrite(path: string): Check<Trace> {
   requireName("didNotWrite", "path", path);
   return defineTraceCheck("didNotWrite", { path }, (trace) => {
     const match = pathMatcher(path, trace.source.cwd);
-    const hit = observedChanges(trace).find((c) => match(c.path));
-    if (hit) return { pass: false, message: `expected ${path} to be left alone; it was ${hit.change}`, expected: path, actual: hit };
+    const hits = observedChanges(trace).filter((c) => match(c.path));
+    // Name what changed: under a glob ("**") "it was created" would not say which file.
+    if (hits.length > 0) return { pass: false, message: `expected ${path} to be left alone; ${hits.slice(0, 10).map((c) => `${c.path} was ${c.change}`).join(", ")}${hits.length > 10 ? `, … ${hits.length - 10} more` : ""}`, expected: path, actual: hits.length === 1 ? hits[0] : hits };
     if (!trace.files) return { pass: false, message: `cannot confirm ${path} was not written: the trace has no file record`, expected: path };
     if (trace.files.source !== "snapshot") return { pass: false, message: `cannot confirm ${path} was not written: ${NO_SNAPSHOT}`, expected: path };
     const unprovable = absenceUnprovable(trace);

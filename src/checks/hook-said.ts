@@ -66,7 +66,10 @@ export function hookSaid(event: string, matcher: string | RegExp, options: HookS
       const fired = [...new Set(trace.hooks.map((h) => h.name))];
       return {
         pass: false,
-        message: `expected ${wanted}; no ${event} hook fired (${fired.length ? `hooks that fired: ${fired.join(", ")}` : "no hooks fired"}; is the hook registered in the settings or plugin the run loaded, and does its matcher match?)`,
+        message:
+          trace.source.hookRecord === "partial"
+            ? `expected ${wanted}; no ${event} hook run is recorded (${fired.length ? `hooks recorded: ${fired.join(", ")}` : "none is"}) — this trace was read from a Claude Code session log, which keeps a hook only when it printed output, failed, blocked or was cancelled; read the run's stream-json (--include-hook-events) to see every hook`
+            : `expected ${wanted}; no ${event} hook fired (${fired.length ? `hooks that fired: ${fired.join(", ")}` : "no hooks fired"}; is the hook registered in the settings or plugin the run loaded, and does its matcher match?)`,
         expected: { event, matcher },
         actual: fired,
       };

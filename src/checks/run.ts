@@ -13,12 +13,21 @@ export function hookFired(event: string): Check<Trace> {
       const blocked = hits.filter((h) => h.blocked).length;
       return { pass: true, message: `${event} hook fired ${hits.length} time(s)${blocked ? `, blocking ${blocked}` : ""}` };
     }
+    // A call a hook denied proves a PreToolUse hook fired for it, even where the record of hook
+    // runs is missing or partial (a session log, a stream without --include-hook-events).
+    const denied = trace.toolCalls.map((c, index) => ({ c, index })).filter(({ c }) => c.deniedBy === "hook" && (event === "PreToolUse" || event === `PreToolUse:${c.name}`));
+    if (denied.length > 0) {
+      return { pass: true, message: `${event} hook fired: it denied ${denied.map(({ c, index }) => `#${index} ${c.name}`).join(", ")} (the trace records the denial, not the hook's own output)`, callIndex: (denied[0] as { index: number }).index };
+    }
     const fired = [...new Set(trace.hooks.map((h) => h.name))];
+    const partial = trace.source.hookRecord === "partial";
     return {
       pass: false,
       message:
-        `expected a ${event} hook to fire; ${fired.length ? `hooks that fired: ${fired.join(", ")}` : "no hooks fired"}` +
-        " (is the hook registered in the settings or plugin the run loaded, and does its matcher match?)",
+        `expected a ${event} hook to fire; ${fired.length ? `hooks ${partial ? "recorded" : "that fired"}: ${fired.join(", ")}` : partial ? "no hook run recorded" : "no hooks fired"}` +
+        (partial
+          ? ` — and proctor cannot tell whether it fired: this trace was read from a Claude Code session log, which keeps a hook only when it printed output, failed, blocked or was cancelled (a hook that ran in silence leaves no line). Read the run's stream-json instead (claude -p --output-format stream-json --verbose --include-hook-events, as proctor's harness records it)`
+          : " (is the hook registered in the settings or plugin the run loaded, and does its matcher match?)"),
       expected: event,
       actual: fired,
     };

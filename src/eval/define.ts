@@ -3,6 +3,8 @@
  * any trial function), the checks, how many trials and the gate. Declaring runs nothing, so an
  * eval file can be imported, listed and exported (to promptfoo) without spending a cent.
  */
+import { isAbsolute } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ClaudeRunSpec, ReplayRunSpec, RunEvalSpec } from "./spec-types.js";
 import type { Check } from "../checks/check.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
@@ -147,5 +149,43 @@ export function defineEval(spec: EvalSpec): EvalDefinition {
   validateThresholds(thresholds, spec.checks.map((c, i) => ({ label: at(labels, i), kind: c.kind })), `defineEval(${JSON.stringify(name)}): thresholds`);
   const definition = { ...spec, name, trials, thresholds, seed: spec.seed ?? name, tiers: Object.freeze(tiers), checks: Object.freeze([...spec.checks]) };
   Object.defineProperty(definition, BRAND, { value: true });
+  // Under a registry symbol, like the brand: the copy of proctor that loads the eval file may not be the one that declared it.
+  const file = callerFile(defineEval);
+  if (file) Object.defineProperty(definition, DEFINED_IN, { value: file });
   return Object.freeze(definition);
+}
+
+/** The module an eval was declared in (where its relative paths were written); not enumerable, so no report or JSON carries it. */
+const DEFINED_IN = Symbol.for("proctor.eval.definedIn");
+
+/**
+ * The file of the module that called `fn`, from V8's structured stack: an eval file that
+ * re-exports an eval from another module must not move that eval's relative paths.
+ */
+function callerFile(fn: (...args: never[]) => unknown): string | undefined {
+  const original = Error.prepareStackTrace;
+  try {
+    Error.prepareStackTrace = (_error, frames) => frames;
+    const holder: { stack?: unknown } = {};
+    Error.captureStackTrace(holder, fn);
+    const frames = holder.stack as readonly NodeJS.CallSite[] | undefined;
+    const name = Array.isArray(frames) ? frames[0]?.getFileName() : undefined;
+    if (typeof name !== "string" || name === "") return undefined;
+    if (name.startsWith("file:")) return fileURLToPath(name);
+    return isAbsolute(name) ? name : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    Error.prepareStackTrace = original;
+  }
+}
+
+/**
+ * The file of the module that declared `definition` (called defineEval), when known: relative
+ * paths in its specs (fixture, plugins, script files, recordings) are relative to it, whichever
+ * eval file re-exports it. Undefined for an eval declared where no file is known (eval'd code).
+ */
+export function definedIn(definition: EvalDefinition): string | undefined {
+  const file = typeof definition === "object" && definition !== null ? (definition as unknown as Record<symbol, unknown>)[DEFINED_IN] : undefined;
+  return typeof file === "string" ? file : undefined;
 }

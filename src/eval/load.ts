@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { InvalidInputError, isProctorError, restate } from "../errors/proctor-error.js";
-import { isEvalDefinition, type EvalDefinition } from "./define.js";
+import { definedIn, isEvalDefinition, type EvalDefinition } from "./define.js";
 
 /** The evals one file declared. */
 export interface LoadedEvalFile {
@@ -95,4 +95,12 @@ export async function loadEvalFiles(paths: readonly string[]): Promise<LoadedEva
     loaded.push(result);
   }
   return loaded;
+}
+
+/**
+ * Each eval's file for its relative paths: the module that declared it (called defineEval), else
+ * the eval file that exported it — so an eval re-exported from another module keeps its paths.
+ */
+export function evalFileOf(loaded: readonly LoadedEvalFile[]): Map<EvalDefinition, string> {
+  return new Map(loaded.flatMap((l) => l.evals.map((e) => [e, definedIn(e) ?? l.file] as const)));
 }

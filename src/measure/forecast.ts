@@ -15,12 +15,15 @@ import type { CheckReport, Thresholds } from "./types.js";
 export interface CheckForecast {
   readonly label: string;
   readonly min: number;
-  /** The rate assumed: the baseline's, else `assumedRate`. */
+  /** The rate assumed: the baseline's, else `assumedRate` (1 for a deterministic check: its trials if it passes). */
   readonly rate: number;
-  readonly rateSource: "baseline" | "assumed";
+  /** `deterministic`: every trial gives the first one's verdict (a scripted mock run), so the rate is 0 or 1. */
+  readonly rateSource: "baseline" | "assumed" | "deterministic";
   /** Expected trials until this check's verdict (all planned trials without early stop). */
   readonly expectedTrials: number;
-  /** The chance the check passes its gate (by rate) at the planned trials, at the assumed rate. */
+  /** A deterministic check's trials if it fails on every trial (expectedTrials is if it passes). */
+  readonly expectedTrialsIfFails?: number;
+  /** The chance the check passes its gate (by rate) at the planned trials, at the assumed rate (for a deterministic check: 1, if its first trial passes). */
   readonly passChance: number;
 }
 
@@ -50,6 +53,11 @@ export interface ForecastInput {
   readonly previous?: CheckReport;
   /** The rate assumed for checks the previous report does not have. @default 0.9 */
   readonly assumedRate?: number;
+  /**
+   * Kinds of check whose verdict is the same on every trial (every check of a scripted mock eval
+   * that asks no model): forecast at rate 1, their trials if they pass; the first trial shows which.
+   */
+  readonly deterministicKinds?: (kind: string) => boolean;
   /** The tier: mock and replay cost nothing. */
   readonly tier: string;
   /** The per-run cost cap of a real trial (runEval's maxBudgetUsd). @default 1 */
@@ -78,10 +86,22 @@ export function forecastEval(input: ForecastInput): EvalForecast {
     const t = thresholdFor(input.thresholds, c);
     if (!t) return [];
     const known = previous.get(c.label);
-    const rate = known?.rate ?? input.assumedRate ?? 0.9;
+    const deterministic = known?.rate == null && input.deterministicKinds?.(c.kind) === true;
+    const rate = known?.rate ?? (deterministic ? 1 : (input.assumedRate ?? 0.9));
     const early = input.earlyStop;
-    const expectedTrials = early ? stoppingCurve(sequenceRule(t.min, 1 - early.confidence, early.minTrials), rate, input.trials).expectedTrials : input.trials;
-    return [{ label: c.label, min: t.min, rate, rateSource: known?.rate != null ? "baseline" : "assumed", expectedTrials, passChance: atLeast(input.trials, rate, Math.ceil(t.min * input.trials - 1e-9)) }];
+    const trialsAt = (p: number) => (early ? stoppingCurve(sequenceRule(t.min, 1 - early.confidence, early.minTrials), p, input.trials).expectedTrials : input.trials);
+    const expectedTrials = trialsAt(rate);
+    return [
+      {
+        label: c.label,
+        min: t.min,
+        rate,
+        rateSource: known?.rate != null ? "baseline" : deterministic ? "deterministic" : "assumed",
+        expectedTrials,
+        ...(deterministic ? { expectedTrialsIfFails: trialsAt(0) } : {}),
+        passChance: atLeast(input.trials, rate, Math.ceil(t.min * input.trials - 1e-9)),
+      },
+    ];
   });
   const expectedTrials = checks.length === 0 ? input.trials : Math.max(...checks.map((c) => c.expectedTrials));
   if (input.tier === "mock" || input.tier === "replay") return { name: input.name, plannedTrials: input.trials, arms, expectedTrials, checks };
@@ -107,7 +127,8 @@ export function renderForecast(forecasts: readonly EvalForecast[]): string {
     const arms = f.arms > 1 ? ` × ${f.arms} arms` : "";
     lines.push(`${f.name}: ~${Math.round(f.expectedTrials)} of ${f.plannedTrials} trials${arms} · ${money}`);
     for (const c of f.checks) {
-      lines.push(`    ${c.label}: rate ${pct(c.rate)} (${c.rateSource}) vs minimum ${pct(c.min)} → ~${Math.round(c.expectedTrials)} trials, passes its gate with chance ${pct(c.passChance)}`);
+      if (c.rateSource === "deterministic") lines.push(`    ${c.label}: deterministic (a scripted mock run: every trial gives the first one's verdict) vs minimum ${pct(c.min)} → ~${Math.round(c.expectedTrials)} trials if it passes, ~${Math.round(c.expectedTrialsIfFails ?? c.expectedTrials)} if it fails: it passes its gate always or never, and the first trial shows which`);
+      else lines.push(`    ${c.label}: rate ${pct(c.rate)} (${c.rateSource}) vs minimum ${pct(c.min)} → ~${Math.round(c.expectedTrials)} trials, passes its gate with chance ${pct(c.passChance)}`);
     }
     if (f.expectedUsd !== undefined) usd += f.expectedUsd;
     if (f.perTrialUsd?.source === "cap") bounded = true;

@@ -220,7 +220,7 @@ export async function measure<T = Trace>(options: MeasureOptions<T>): Promise<Ch
       return;
     }
     if (failure !== undefined) {
-      tally.recordError(trial, failure);
+      tally.recordError(trial, failure, target);
       options.sequential?.record(trial, null);
     }
     if (log) await log.write(failure === undefined ? { trial, trace: target } : { trial, error: at(tally.errors, tally.errors.length - 1).message });

@@ -79,8 +79,14 @@ export class Tally {
     if (typeof target.source?.model === "string") this.models.add(target.source.model);
   }
 
-  /** Record a trial whose run threw: listed with its error, never a pass. */
-  recordError(trial: number, error: unknown): void {
+  /**
+   * Record a trial whose run threw: listed with its error, never a pass. The claude version of
+   * its Trace (an unhealthy run's, or the one a HarnessError carries) still counts: a report
+   * whose trials all errored names the claude they errored on.
+   */
+  recordError(trial: number, error: unknown, target?: unknown): void {
+    const version = versionOf(target) ?? versionOf((error as { result?: { trace?: unknown } } | undefined)?.result?.trace);
+    if (version) this.agentVersions.add(version);
     this.status[trial - this.start] = ERRORED;
     this.errored++;
     const message = cut(error instanceof Error ? error.message : String(error));
@@ -143,4 +149,10 @@ export class Tally {
   sortedErrors(): TrialError[] {
     return [...this.errors].sort((a, b) => a.trial - b.trial);
   }
+}
+
+/** The claude version a Trace-like value records (`source.agentVersion`), if any. */
+function versionOf(value: unknown): string | undefined {
+  const source = typeof value === "object" && value !== null ? (value as { source?: { agentVersion?: unknown } }).source : undefined;
+  return typeof source?.agentVersion === "string" ? source.agentVersion : undefined;
 }

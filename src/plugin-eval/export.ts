@@ -7,8 +7,9 @@
 import type { CheckJSON } from "../checks/check.js";
 import type { EvalDefinition, MockSpec } from "../eval/define.js";
 import { InvalidInputError } from "../errors/proctor-error.js";
-import type { Script } from "../eval/script-types.js";
+import type { Script, Turn } from "../eval/script-types.js";
 import { DEFAULT_SCHEMA_VERSION } from "./case-schema.js";
+import { UNGATED_TOOLS } from "./grant-notices.js";
 import type { Grader } from "./types.js";
 
 /** One exported case: its directory name, its case.yaml object, its script, and what was left out. */
@@ -49,6 +50,43 @@ export function graderOf(json: CheckJSON, name: string): Grader | undefined {
     default:
       return undefined;
   }
+}
+
+/** The tools a script's turns call (main agent and subagents), in first-call order; function turns are counted apart. */
+export function scriptTools(script: Script): { tools: string[]; unknownTurns: number } {
+  const tools: string[] = [];
+  let unknownTurns = 0;
+  const visit = (turns: readonly Turn[]) => {
+    for (const turn of turns) {
+      if (typeof turn === "function") {
+        unknownTurns++;
+        continue;
+      }
+      for (const t of turn.tools ?? []) tools.push(t.name);
+      for (const b of turn.blocks ?? []) if (b.type === "tool_use") tools.push(b.name);
+    }
+  };
+  visit(script.turns ?? []);
+  for (const sub of script.subagents ?? []) visit(sub.turns ?? []);
+  return { tools: [...new Set(tools)], unknownTurns };
+}
+
+/**
+ * The case with the tools its script calls added to allowed_tools: a case that withholds a tool its
+ * own script calls cannot run as the eval did (claude offers a withheld tool to no one). Returns the
+ * case, the gated tools an operator must grant (`--allow-tools`), and a note for turns it cannot read.
+ */
+export function allowScriptTools(caseYaml: Record<string, unknown>, script: Script): { caseYaml: Record<string, unknown>; gated: string[]; note?: string } {
+  const execution = caseYaml.execution as Record<string, unknown> & { allowed_tools: string[] };
+  const { tools, unknownTurns } = scriptTools(script);
+  const disallowed = new Set((execution.disallowed_tools as string[] | undefined) ?? []);
+  const allowed = [...new Set([...execution.allowed_tools, ...tools.filter((t) => !disallowed.has(t))])];
+  const gated = allowed.filter((t) => !UNGATED_TOOLS.has(t.replace(/\(.*\)$/s, "")));
+  return {
+    caseYaml: { ...caseYaml, execution: { ...execution, allowed_tools: allowed } },
+    gated,
+    ...(unknownTurns ? { note: `${unknownTurns} script turn(s) are functions: the tools they call are not known, so add them to allowed_tools yourself` } : {}),
+  };
 }
 
 /** A case directory name from an eval's name. */
@@ -95,5 +133,8 @@ export function exportEval(definition: EvalDefinition): ExportedCase {
     graders,
   };
   const script = definition.mock && typeof definition.mock !== "function" ? definition.mock.script : undefined;
-  return { dir: caseDirName(definition.name), caseYaml, ...(script !== undefined ? { script } : {}), notExported };
+  // A script given inline: its tools are allowed now (a script file is read, and allowed, by the caller).
+  const allowed = typeof script === "object" ? allowScriptTools(caseYaml, script) : undefined;
+  if (allowed?.note) notExported.push(allowed.note);
+  return { dir: caseDirName(definition.name), caseYaml: allowed?.caseYaml ?? caseYaml, ...(script !== undefined ? { script } : {}), notExported };
 }

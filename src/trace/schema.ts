@@ -45,6 +45,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     startedAt: str,
     endedAt: str,
     gitBranch: str,
+    hookRecord: { const: "partial" },
   }),
   complete: { type: "boolean" },
   outcome: obj(["subtype", "isError"], { subtype: str, isError: { type: "boolean" }, stopReason: str, apiErrorStatus: { type: "integer" } }),

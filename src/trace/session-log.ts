@@ -6,7 +6,11 @@
  * so one parser reads both and a session reads to the same calls as the run's stream-json.
  *
  * What only the log has is kept (start and end time, git branch, cwd, permission mode); what only
- * stream-json has is absent from a log-based Trace: hook events, the offered tool list, cost.
+ * stream-json has is absent from a log-based Trace: the offered tool list, and every hook run. The
+ * log keeps a hook only when it left a mark — printed output, failed, blocked, was cancelled (an
+ * `attachment` of type `hook_*`, read here as the stream's hook events) — and, on claude ≥ 2.1.3xx,
+ * who denied a call (`permissionDecision.source`, read as the stream's `tool_result_meta`). A hook
+ * that allowed a call in silence leaves nothing, so a log-based Trace says its hook record is partial.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -27,6 +31,8 @@ export interface SessionFacts {
   readonly startedAt?: string;
   readonly endedAt?: string;
   readonly gitBranch?: string;
+  /** A session log keeps only the hook runs that left a mark (see the module comment). */
+  readonly hookRecord: "partial";
 }
 
 /** A session log rewritten as stream-json text, with the facts only the log holds. */
@@ -109,13 +115,53 @@ function userText(e: Json): string | undefined {
   return undefined;
 }
 
+/**
+ * The hook attachments that record one hook run's end, and the exit code each implies when the
+ * attachment carries none (a blocking error is exit 2; a success without a code exited 0).
+ */
+const HOOK_RUN_ATTACHMENTS: Readonly<Record<string, { exit?: number; outcome: string }>> = {
+  hook_success: { exit: 0, outcome: "success" },
+  hook_non_blocking_error: { outcome: "error" },
+  hook_blocking_error: { exit: 2, outcome: "error" },
+  hook_cancelled: { outcome: "cancelled" },
+  hook_error_during_execution: { outcome: "error" },
+};
+
+/** A logged hook run (`attachment` of a `hook_*` type) as the stream's hook_started and hook_response events. */
+function hookEvents(e: Json, sessionId: string, id: string): Json[] {
+  const a = e.type === "attachment" && typeof e.attachment === "object" && e.attachment !== null ? (e.attachment as Json) : undefined;
+  const kind = a && typeof a.type === "string" && Object.hasOwn(HOOK_RUN_ATTACHMENTS, a.type) ? HOOK_RUN_ATTACHMENTS[a.type] : undefined;
+  if (!a || !kind || typeof a.hookName !== "string") return [];
+  const event = typeof a.hookEvent === "string" ? a.hookEvent : a.hookName.split(":")[0];
+  const blocking = typeof a.blockingError === "object" && a.blockingError !== null ? (a.blockingError as Json).blockingError : undefined;
+  const stdout = typeof a.stdout === "string" ? a.stdout : "";
+  const stderr = typeof a.stderr === "string" ? a.stderr : typeof blocking === "string" ? blocking : typeof a.content === "string" && a.type !== "hook_success" ? a.content : "";
+  const exit = typeof a.exitCode === "number" ? a.exitCode : kind.exit;
+  return [
+    { type: "system", subtype: "hook_started", hook_id: id, hook_name: a.hookName, hook_event: event, session_id: sessionId },
+    { type: "system", subtype: "hook_response", hook_id: id, hook_name: a.hookName, hook_event: event, ...(exit !== undefined ? { exit_code: exit } : {}), outcome: kind.outcome, output: stdout + stderr, stdout, stderr, session_id: sessionId },
+  ];
+}
+
+/**
+ * Who decided a denied call, as claude ≥ 2.1.3xx logs it on the result line
+ * (`permissionDecision: {decision: "reject", source: "hook"}`), as the stream's `tool_result_meta`.
+ */
+function resultMeta(e: Json): Json[] | undefined {
+  const decision = e.permissionDecision;
+  if (typeof decision !== "object" || decision === null || (decision as Json).decision !== "reject" || typeof (decision as Json).source !== "string") return undefined;
+  const ids = ((e.message as Json).content as Json[]).filter((b) => b?.type === "tool_result" && typeof b.tool_use_id === "string").map((b) => b.tool_use_id as string);
+  return ids.map((id) => ({ id, permission_decision: { decision: "reject", source: (decision as Json).source } }));
+}
+
 /** One log event as the stream-json event `claude -p` would have printed, or undefined when it prints none. */
 function toStreamEvent(e: Json, parent: string | null, sessionId: string): Json | undefined {
   if (e.type === "__malformed__") return e;
   if (e.type === "assistant") return { type: "assistant", message: e.message, parent_tool_use_id: parent, session_id: sessionId };
   if (e.type !== "user") return undefined;
   if (isToolResultLine(e)) {
-    return { type: "user", message: e.message, parent_tool_use_id: parent, session_id: sessionId, ...(e.toolUseResult !== undefined ? { tool_use_result: e.toolUseResult } : {}) };
+    const meta = resultMeta(e);
+    return { type: "user", message: e.message, parent_tool_use_id: parent, session_id: sessionId, ...(e.toolUseResult !== undefined ? { tool_use_result: e.toolUseResult } : {}), ...(meta ? { tool_result_meta: meta } : {}) };
   }
   const text = userText(e);
   const content = text !== undefined ? [{ type: "text", text }] : (e.message as Json | undefined)?.content;
@@ -192,6 +238,7 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
   const events: Json[] = [init];
   const usage: Usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const seenMessages = new Set<string>();
+  let hookIds = 0;
   const placeSubagent = (toolUseId: string) => {
     const lines = byDispatch.get(toolUseId);
     if (!lines || placed.has(toolUseId)) return;
@@ -199,6 +246,7 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
     // A subagent's tokens are not the main agent's: claude's result line counts the main agent's
     // alone, and so does this (the cost, where the log keeps it, is the whole session's).
     for (const e of lines) {
+      events.push(...hookEvents(e, sessionId, `log-hook-${++hookIds}`));
       const event = toStreamEvent(e, toolUseId, sessionId);
       if (event) events.push(event);
     }
@@ -232,6 +280,12 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
       if (id === undefined || id !== lastMessageId) assistantMessages++;
       lastMessageId = id;
     }
+    const hooks = hookEvents(e, sessionId, `log-hook-${hookIds + 1}`);
+    if (hooks.length) {
+      hookIds++;
+      events.push(...hooks);
+      continue;
+    }
     const event = toStreamEvent(e, null, sessionId);
     if (event) {
       events.push(event);
@@ -246,6 +300,7 @@ export function convertSessionLog(mainText: EventText, subagents: readonly Subag
   const facts: SessionFacts = {
     ...(stamps.length ? { startedAt: stamps[0], endedAt: stamps[stamps.length - 1] } : {}),
     ...(typeof first?.gitBranch === "string" ? { gitBranch: first.gitBranch } : {}),
+    hookRecord: "partial",
   };
   const lastContent = (last?.message as Json | undefined)?.content;
   // Each block of a message is its own line, every line carrying the message's stop reason: a

@@ -222,6 +222,12 @@ export interface TraceSource {
   readonly endedAt?: string;
   /** The git branch the session ran on (session logs). */
   readonly gitBranch?: string;
+  /**
+   * `partial`: the record keeps only some hook runs — a session log keeps a hook only when it
+   * printed output, failed, blocked or was cancelled — so a hook missing from `hooks` may still
+   * have fired. Absent: every hook run the source reports is there (stream-json with hook events).
+   */
+  readonly hookRecord?: "partial";
 }
 
 /**

@@ -63,4 +63,29 @@ describe("proctor run with no paths", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("no eval files given, and none in ./evals or ./examples (nor case directories of a claude plugin eval suite in ./evals)");
   });
+
+  it("-q silences the note of which default directory ran, for eval files and for a suite", async () => {
+    const files = await proctor(["run", "--list", "-q"], { cwd: project({ examples: true }) });
+    expect(files.exitCode, files.stderr).toBe(0);
+    expect(files.stdout).toContain("from-examples");
+    expect(files.stderr).toBe("");
+    const suite = await proctor(["run", "--list", "--quiet"], { cwd: project({ suite: true }) });
+    expect(suite.exitCode, suite.stderr).toBe(0);
+    expect(suite.stdout).toContain("hello");
+    expect(suite.stderr).toBe("");
+    // Without -q the note is there: the test above is not vacuous.
+    expect((await proctor(["run", "--list"], { cwd: project({ examples: true }) })).stderr).toContain("no eval files given — running the *.eval.* files in ./examples");
+  });
+
+  it("--eval NAME runs only that eval (a * pattern too); a name that matches nothing is refused with the names there are", async () => {
+    const cwd = project({ examples: true, evalsFile: true });
+    const one = await proctor(["run", "evals", "examples", "--eval", "from-ex*", "--list"], { cwd });
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(one.stdout).toContain("from-examples");
+    expect(one.stdout).not.toContain("from-evals");
+    const none = await proctor(["run", "evals", "examples", "--eval", "from-nowhere"], { cwd });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('--eval "from-nowhere": no eval of that name in evals, examples');
+    expect(none.stderr).toContain("the names there: from-evals, from-examples");
+  });
 });

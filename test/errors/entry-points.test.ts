@@ -65,6 +65,7 @@ const PROCTOR: Record<string, Case> = {
   RatesBelowThresholdError: errorClass,
   isProctorError: total("a predicate on any value"),
   isEvalDefinition: total("a predicate on any value"),
+  definedIn: total("undefined for any value that is not a declared eval"),
   knownCheckKinds: { noInput: "takes no arguments" },
   allowed: { noInput: "takes no arguments" },
   blocked: { noInput: "takes no arguments" },

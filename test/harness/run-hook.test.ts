@@ -27,7 +27,7 @@ describe("runHook", () => {
   it("does not run when the matcher does not select the tool, and the checks say so", async () => {
     const r = await runHook(GUARD, "PreToolUse", { pluginRoot: PLUGIN, matcher: "Bash", toolName: "Write", toolInput: { file_path: "x" } });
     vexpect(r).toMatchObject({ ran: false, exitCode: null, blocked: false });
-    vexpect(blocked().eval(r)).toMatchObject({ pass: false, message: "expected the hook to block; the hook did not run for PreToolUse (its matcher did not match)" });
+    vexpect(blocked().eval(r)).toMatchObject({ pass: false, message: `expected the PreToolUse hook ${JSON.stringify(GUARD)} to block; it did not run for PreToolUse (its matcher did not match)` });
   });
 
   it("matches like Claude Code: *, names joined by |, anchored regexes", () => {
@@ -70,7 +70,7 @@ describe("runHook", () => {
     const r = await runHook(`echo '{"decision": "block",'`, "Stop");
     vexpect(r.jsonError).toMatch(/^stdout is not valid JSON/);
     vexpect(r.blocked).toBe(false);
-    vexpect(blocked().eval(r).message).toMatch(/the hook's JSON output is malformed: stdout is not valid JSON/);
+    vexpect(blocked().eval(r).message).toMatch(/hook .* to block; its JSON output is malformed: stdout is not valid JSON/);
   });
 
   it("kills a hook that hangs past its timeout, children included", async () => {
@@ -78,7 +78,7 @@ describe("runHook", () => {
     const r = await runHook(`sleep 300 & echo $! > ${pidFile}; sleep 300`, "PreToolUse", { toolName: "Bash", timeoutMs: 300 });
     vexpect(r).toMatchObject({ ran: true, timedOut: true, exitCode: null, blocked: false });
     vexpect(await processGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
-    vexpect(allowed().eval(r).message).toMatch(/^expected the hook to allow; the hook timed out after \d+ ms/);
+    vexpect(allowed().eval(r).message).toMatch(/^expected the PreToolUse hook "sleep 300 .*" to allow; it timed out after \d+ ms/);
   });
 
   it("rejects bad input naming it", async () => {

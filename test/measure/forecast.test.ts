@@ -18,6 +18,17 @@ describe("forecastEval", () => {
     expect(eight.checks[0]!.passChance).toBeCloseTo(0.9 ** 10 + 10 * 0.9 ** 9 * 0.1 + 45 * 0.9 ** 8 * 0.01, 12);
   });
 
+  it("a deterministic check (a fixed mock script) is forecast at rate 1 and 0, not an assumed 90%; a judged one stays assumed", () => {
+    const two = [...checks, { label: "judged(x)", kind: "judged" }];
+    const early = { minTrials: 10, confidence: 0.95 };
+    const f = forecastEval({ name: "e", trials: 200, checks: two, thresholds: { min: 0.8 }, earlyStop: early, tier: "mock", deterministicKinds: (k) => k !== "judged" });
+    expect(f.checks[0]).toMatchObject({ rate: 1, rateSource: "deterministic", passChance: 1 });
+    expect(f.checks[0]!.expectedTrials).toBeCloseTo(stoppingCurve(sequenceRule(0.8, 0.05, 10), 1, 200).expectedTrials, 9);
+    expect(f.checks[0]!.expectedTrialsIfFails).toBeCloseTo(stoppingCurve(sequenceRule(0.8, 0.05, 10), 0, 200).expectedTrials, 9);
+    expect(f.checks[1]).toMatchObject({ rate: 0.9, rateSource: "assumed" });
+    expect(renderForecast([f])).toMatch(/tool\(Bash\): deterministic \(a scripted mock run: every trial gives the first one's verdict\) vs minimum 80% → ~\d+ trials if it passes, ~\d+ if it fails/);
+  });
+
   it("with early stop: the exact expected trials of the stopping rule", () => {
     const f = forecastEval({ name: "e", trials: 200, checks, thresholds: { min: 0.8 }, earlyStop: { minTrials: 10, confidence: 0.95 }, tier: "mock", assumedRate: 0.95 });
     expect(f.expectedTrials).toBeCloseTo(stoppingCurve(sequenceRule(0.8, 0.05, 10), 0.95, 200).expectedTrials, 9);

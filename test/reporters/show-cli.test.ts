@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readTranscript } from "../../src/index.js";
 import { proctor } from "../helpers/cli.js";
+import { makeTrace } from "../helpers/trace.js";
 
 const fixture = new URL("../fixtures/transcripts/explore-subagent-lockfile-hook.jsonl", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "proctor-show-"));
@@ -50,5 +51,31 @@ describe("proctor show", () => {
     const invalid = await proctor(["show", bad]);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toMatch(/bad\.json looks like a Trace but is not a valid one[\s\S]*toolCalls/);
+  });
+
+  it("shows the command a hook rewrote a call to, and a hook's JSON answer as its decision and whole reason first", async () => {
+    const reason = "rm -rf outside the work dir is refused by the project's gate; ask before deleting anything under /home or /etc, and keep temporary files in the work dir";
+    const trace = makeTrace({
+      calls: [
+        { id: "t1", name: "Bash", input: { command: "ls" }, result: "a.txt", ran: { command: "proctor gate exec --confine -- ls", by: "hook" } },
+        { id: "t2", name: "Bash", input: { command: "rm -rf /home/x" }, status: "denied", deniedBy: "hook", result: reason },
+      ],
+      hooks: [
+        { name: "PreToolUse:Bash", event: "PreToolUse", exitCode: 0, outcome: "success", blocked: false, decision: "allow", output: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "proctor gate exec --confine -- ls" } } }), callId: "t1", at: 0 },
+        { name: "PreToolUse:Bash", event: "PreToolUse", exitCode: 0, outcome: "success", blocked: true, decision: "deny", output: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } }), callId: "t2", at: 1 },
+      ],
+    });
+    const file = join(dir, "gate-trace.json");
+    writeFileSync(file, JSON.stringify(trace));
+    const r = await proctor(["show", file]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("ran proctor gate exec --confine -- ls  (rewritten by a hook)");
+    // Decision, then the reason in full, readable: not escaped JSON cut before the reason.
+    expect(r.stdout).toContain(`hook PreToolUse:Bash · exit 0 · blocked · deny: ${JSON.stringify(reason)}`);
+    expect(r.stdout).toContain('hook PreToolUse:Bash · exit 0 · allow · updated input {"command":"proctor gate exec --confine -- ls"}');
+    expect(r.stdout).not.toContain("hookSpecificOutput");
+    const html = join(dir, "gate.html");
+    await proctor(["show", file, "--html", html]);
+    expect(readFileSync(html, "utf8")).toContain("ran <code>proctor gate exec --confine -- ls</code>");
   });
 });

@@ -24,4 +24,14 @@ describe("proctor run --forecast", () => {
     const ablated = await proctor(["run", recorded, "--forecast", "--trials", "200", "--early-stop", "--ablate", "plugin:x"], { env });
     expect(ablated.stdout).toContain("lockfile guard: ~200 of 200 trials × 2 arms");
   });
+
+  it("forecasts a fixed mock script as deterministic, not at an assumed 90%; a script drawn per trial stays assumed", async () => {
+    const examples = new URL("../../examples/hygiene.eval.mjs", import.meta.url).pathname;
+    const r = await proctor(["run", examples, "--forecast", "--mock", "--trials", "50", "--early-stop"], { env: { ...(process.env as Record<string, string>), NO_COLOR: "1" } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/guard blocks rm -rf: ~50 of 50 trials[^\n]*\n {4}denied\(Bash, [^\n]*\): deterministic \(a scripted mock run: every trial gives the first one's verdict\) vs minimum 100% → ~50 trials if it passes, ~\d+ if it fails/);
+    expect(r.stdout).not.toMatch(/denied\(Bash, [^\n]*rate 90% \(assumed\)/);
+    // mock: ({ random }) => … draws the script per trial: its rates may vary.
+    expect(r.stdout).toMatch(/run-checks stays inside its tools[^\n]*\n {4}skill\(run-checks\): rate 90% \(assumed\)/);
+  });
 });
