@@ -70,8 +70,12 @@ function renderOutcome(o: EvalOutcome, p: Palette): string[] {
   }
   if (r.health && r.health.unhealthy > 0) {
     const items = Object.entries(r.health.items).map(([item, n]) => `${item} ×${n}`).join(", ");
-    const fix = /\bfix: ([^\n]*)/.exec(r.errors.find((e) => e.code === "RUN_UNHEALTHY")?.message ?? "")?.[1];
+    const unhealthy = r.errors.find((e) => e.code === "RUN_UNHEALTHY");
+    const fix = /\bfix: ([^\n]*)/.exec(unhealthy?.message ?? "")?.[1];
     lines.push(`    ${p.red(`run health: ${r.health.unhealthy} trial${r.health.unhealthy === 1 ? "" : "s"} did not happen as designed`)} (${items})${fix ? ` — fix: ${firstLine(fix, 140)}` : ""}`);
+    // What went wrong, not only the item's name: which hook, server or plugin, and what it printed.
+    const what = /^\s*\u2717 ([^\n]*)/m.exec(unhealthy?.message ?? "")?.[1];
+    if (unhealthy && what) lines.push(`        ${p.dim(`e.g. trial ${unhealthy.trial}: ${firstLine(what, 300)}`)}`);
   }
   if (r.trials.errored > 0) {
     const first = r.errors.slice(0, 2).map((e) => `trial ${e.trial}: ${firstLine(e.message, 100)}`).join("; ");
