@@ -5,7 +5,9 @@
  * `--ablate plugin:first-hour` the arm without the plugin misses the skill as the expected effect
  * (not a health error) and the exit code, console, JSON and JUnit agree on one verdict; with the
  * hook unable to start (PROCTOR_BIN unset) the run is unhealthy, named by its hook, and fails.
- * Runs whichever claude PROCTOR_CLAUDE selects, else the pinned one installed into the project.
+ * Runs whichever claude PROCTOR_CLAUDE selects, else the pinned one installed into the project
+ * (the same version as this repository's); one pack, one install and four one-trial runs, so it
+ * joins CI's pass on the newest claude.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +18,7 @@ import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportsVerdict } from "../../src/measure/ablation-verdict.js";
 import type { CheckReport } from "../../src/index.js";
+import { claudeVersion } from "../helpers/claude-version.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
@@ -121,8 +124,10 @@ describe("a user's first hour: own plugin, the README's gate, proctor run from t
     const r = await run("evals/first.eval.mjs", [], "plain");
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stdout).toMatch(/1 eval: 1 passed/);
+    expect(r.stdout).toContain(`mock · claude ${claudeVersion()} · 1/1 trials`);
     const x = junit(r.junit);
     expect([x.failures, x.errors], JSON.stringify(x.cases)).toEqual([0, 0]);
+    expect(x.cases.filter((c) => c.failure || c.error)).toEqual([]);
     const [report] = reports(r.json);
     expect(report?.trials).toMatchObject({ completed: 1, errored: 0 });
     expect(report?.checks.map((c) => [c.label, c.passes, c.n])).toEqual([
@@ -153,12 +158,13 @@ describe("a user's first hour: own plugin, the README's gate, proctor run from t
     expect(r.stdout).toMatch(/1 eval: 1 passed/);
     const x = junit(r.junit);
     expect([x.failures, x.errors], JSON.stringify(x.cases)).toEqual([0, 0]);
+    expect(x.cases.filter((c) => c.failure || c.error)).toEqual([]);
     expect(x.cases.map((c) => c.name)).toContain(`arm without plugin:${PLUGIN}`);
   });
 
   it("PROCTOR_BIN unset: the README hook cannot start in the trial, so the run is unhealthy, names the hook, and exits non-zero", async () => {
     const r = await run("evals/broken.eval.mjs", [], "broken");
-    expect(r.exitCode, r.all).not.toBe(0);
+    expect(r.exitCode, r.all).toBe(1);
     expect(r.stdout).not.toMatch(/1 eval: 1 passed/);
     expect(r.all).toMatch(/hooks-ok/);
     // The console names the hook and what the shell printed, not only the health item.
