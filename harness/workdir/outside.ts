@@ -30,8 +30,13 @@ export interface OutsidePlan {
  */
 const CLAUDE_CONFIG = /^\.claude\/(settings[^/]*\.json|CLAUDE\.md|keybindings\.json|(skills|agents|commands|hooks|output-styles|rules)(\/|$)|plugins\/(?!(store|cache|marketplaces)(\/|$)|known_marketplaces\.json$|installed_plugins\.json$))/;
 const HOME_BOOKKEEPING = [/^\.claude\.json(\.backup.*|\.lock)?$/, /^\.npm\/_logs(\/|$)/, /^\.cache\/claude-cli-nodejs(\/|$)/];
-/** Claude's per-run folders under TMPDIR (`claude-UID/-PROJECT/SESSION/…`: background task output) and its cwd files. */
-const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/];
+/**
+ * Claude's per-run folders under TMPDIR (`claude-UID/-PROJECT/SESSION/…`: background task output),
+ * its cwd files, and the probe claude 2.1.332 writes to learn whether file watching works
+ * (`claude-UID/fswatch-probe-XXXX/probe`, seen on a fresh machine). Anything else under `claude-UID/`
+ * stays the run's: the folder is writable by the agent too.
+ */
+const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/, /^claude-\d+\/fswatch-probe-[^/]*(\/|$)/];
 /** Interpreter bytecode caches: derived from the source beside them, never state a trial can pass on. */
 const DERIVED = /(^|\/)__pycache__(\/|$)/;
 

@@ -103,6 +103,10 @@ describe("the trial's roots", () => {
       expect(isBookkeeping("$HOME", planted)).toBe(false);
     }
     expect(isBookkeeping("$TMPDIR", "claude-0/out.txt")).toBe(false);
+    // claude 2.1.332's file-watch probe, on a fresh machine; a name merely like it elsewhere stays the run's.
+    expect(isBookkeeping("$TMPDIR", "claude-0/fswatch-probe-Ab12/probe")).toBe(true);
+    expect(isBookkeeping("$TMPDIR", "fswatch-probe-Ab12/probe")).toBe(false);
+    expect(isBookkeeping("$TMPDIR", "claude-0/x/fswatch-probe-Ab12/probe")).toBe(false);
   });
 
   it("leave out claude's own rule in the global git ignore file, and nothing more (claude 2.1.332 writes it)", () => {
