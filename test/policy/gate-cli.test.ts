@@ -28,7 +28,7 @@ describe("proctor gate", () => {
   it("lets a read-only command through confined: allowed, its command rewritten to run in bubblewrap", async () => {
     const r = await gateHook("--purity bounded", "Bash", { command: "git log --oneline -3 | head -1" });
     expect(r).toMatchObject({ exitCode: 0, blocked: false, decision: "allow" });
-    expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command).toContain("-- /bin/bash -c 'git log --oneline -3 | head -1'");
+    expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command).toContain("proctor-jail 'git log --oneline -3 | head -1'");
   });
 
   it("answers allow when every check passes with --approve", async () => {

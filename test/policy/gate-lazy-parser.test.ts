@@ -34,7 +34,7 @@ function expected(command: string, cwd: string, env: NodeJS.ProcessEnv): string 
   const reason = answer.decision === "none" ? "proctor gate: every check passed" : `proctor gate: ${answer.reason}`;
   if ((answer.decision === "allow" || answer.decision === "none") && passedAsReadOnly("Bash", { command }, options, answer, judge)) {
     // Let through on the classifier's word: confined (the rewrite is the gate's; this test is about the verdict).
-    return `${JSON.stringify(confineAnswer({ toolName: "Bash", toolInput: { command }, decision: answer.decision, reason, mode: "on", cwd, preflight: () => confinePreflight(cwd) }).output)}\n`;
+    return `${JSON.stringify(confineAnswer({ toolName: "Bash", toolInput: { command }, decision: answer.decision, reason, mode: "on", cwd, preflight: () => confinePreflight(cwd), env }).output)}\n`;
   }
   if (answer.decision === "none") return "";
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: answer.decision, permissionDecisionReason: reason } })}\n`;

@@ -31,7 +31,7 @@ async function gate(cwd: string, command: string, env: Record<string, string>) {
 /** Let through on the classifier's word: allowed, and confined (the command rewritten to run in bubblewrap). */
 function expectConfined(answer: Awaited<ReturnType<typeof gate>>, command: string) {
   expect(answer?.permissionDecision).toBe("allow");
-  expect(answer?.updatedInput?.command).toContain(`-- /bin/bash -c ${shellQuote(command)}`);
+  expect(answer?.updatedInput?.command).toContain(`proctor-jail ${shellQuote(command)}`);
 }
 
 function demoRepo(demo: Demo, hostile: boolean) {

@@ -51,7 +51,7 @@ describe("session logs", () => {
 
   it("converts to stream-json with a result only when the main agent ended with an answer", () => {
     const done = convertSessionLog(text);
-    expect(done.facts).toEqual({ startedAt: "2026-01-01T00:00:00.000Z", endedAt: "2026-01-01T00:00:03.000Z", gitBranch: "main" });
+    expect(done.facts).toEqual({ startedAt: "2026-01-01T00:00:00.000Z", endedAt: "2026-01-01T00:00:03.000Z", gitBranch: "main", hookRecord: "partial" });
     const events = done.streamJson.split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events.map((e) => e.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
     expect(events[4]).toMatchObject({ result: "done", num_turns: 2, duration_ms: 3000, usage: { input_tokens: 7, output_tokens: 3 } });
