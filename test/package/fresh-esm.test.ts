@@ -51,7 +51,7 @@ beforeAll(async () => {
     join(project, "test", "readme.test.ts"),
     `import { expect as expectOf, it } from "vitest";
 import "proctor/vitest";
-import { tool } from "proctor";
+import { checkFromJSON, tool } from "proctor";
 ${imports.join("\n")}
 
 it("the README's harness example", async () => {
@@ -59,6 +59,13 @@ ${body.map((l) => `  ${l}`).join("\n")}
   expectOf(trace).toPassAll([denied("Bash", { command: /rm -rf/ }), hookFired("PreToolUse:Bash")]);
   expectOf(trace).not.toPass(tool("Write"));
 }, 120_000);
+
+// The plugin's own beforeAll loads the shell parser (its grammar from the install) and the safety checks.
+it("judges purity rebuilt from JSON", () => {
+  const trace = (command: string) => ({ version: 1, source: { kind: "synthetic" }, complete: true, subagents: [], skills: [], hooks: [], replies: [], errors: [], toolCalls: [{ id: "1", name: "Bash", input: { command }, status: "success", agent: "main" }] });
+  expectOf(trace("ls | wc -l")).toPass(checkFromJSON({ kind: "purity", level: "bounded" }));
+  expectOf(trace("rm -rf build")).not.toPass(checkFromJSON({ kind: "purity", level: "bounded" }));
+});
 `,
   );
 }, 300_000);
@@ -83,7 +90,7 @@ describe(`the packed package in a fresh ESM project on vitest ${VITEST}`, () => 
 
   it("runs the README's harness example under vitest on the real claude binary", async () => {
     const r = await execa("npx", ["vitest", "run"], { cwd: project, reject: false, env: { NO_COLOR: "1", CI: "1", PROCTOR_CLAUDE: claude } });
-    expect(`${r.stdout}\n${r.stderr}`).toMatch(/1 passed/);
+    expect(`${r.stdout}\n${r.stderr}`).toMatch(/2 passed/);
     expect(r.exitCode).toBe(0);
   }, 180_000);
 });
