@@ -30,8 +30,13 @@ export interface OutsidePlan {
  */
 const CLAUDE_CONFIG = /^\.claude\/(settings[^/]*\.json|CLAUDE\.md|keybindings\.json|(skills|agents|commands|hooks|output-styles|rules)(\/|$)|plugins\/(?!(store|cache|marketplaces)(\/|$)|known_marketplaces\.json$|installed_plugins\.json$))/;
 const HOME_BOOKKEEPING = [/^\.claude\.json(\.backup.*|\.lock)?$/, /^\.npm\/_logs(\/|$)/, /^\.cache\/claude-cli-nodejs(\/|$)/];
-/** Claude's per-run folders under TMPDIR (`claude-UID/-PROJECT/SESSION/…`: background task output) and its cwd files. */
-const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/];
+/**
+ * Claude's per-run folders under TMPDIR (`claude-UID/-PROJECT/SESSION/…`: background task output)
+ * and its cwd files; and Node's compile cache (`module.enableCompileCache()`'s default folder, which
+ * npm 11 turns on: claude 2.1.332 runs npm, and on Node 22.1 or later each run writes it), derived
+ * bytecode like `__pycache__`.
+ */
+const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/, /^node-compile-cache(\/|$)/];
 /** Interpreter bytecode caches: derived from the source beside them, never state a trial can pass on. */
 const DERIVED = /(^|\/)__pycache__(\/|$)/;
 

@@ -68,7 +68,7 @@ it("judges purity rebuilt from JSON", () => {
 });
 `,
   );
-}, 300_000);
+}, 600_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -86,11 +86,11 @@ describe(`the packed package in a fresh ESM project on vitest ${VITEST}`, () => 
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["test/readme.test.ts"] }));
     const r = await execa("npx", ["tsc", "-p", "tsconfig.json"], { cwd: project, reject: false });
     expect(r.stdout.split("\n").filter((l) => l.startsWith("test/"))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("runs the README's harness example under vitest on the real claude binary", async () => {
     const r = await execa("npx", ["vitest", "run"], { cwd: project, reject: false, env: { NO_COLOR: "1", CI: "1", PROCTOR_CLAUDE: claude } });
     expect(`${r.stdout}\n${r.stderr}`).toMatch(/2 passed/);
     expect(r.exitCode).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

@@ -83,7 +83,7 @@ describe("a user's vitest file", () => {
 });
 `,
   );
-}, 240_000);
+}, 600_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -138,7 +138,7 @@ describe("the packed package in a CommonJS project", () => {
     const ours = r.stdout.split("\n").filter((l) => /^(node_modules\/proctor\/|entries\.mts)/.test(l));
     expect(ours).toEqual([]);
     expect(r.stdout + r.stderr).not.toMatch(/Cannot find namespace 'NodeJS'/);
-  }, 120_000);
+  }, 300_000);
 
   it("ships the bin and its single-file commands, and no code cache from the machine that packed it", () => {
     expect(files).toContain("dist/cli/proctor.cjs");
@@ -153,7 +153,7 @@ describe("the packed package in a CommonJS project", () => {
       expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     }
     expect(readdirSync(join(project, "node_modules", "proctor", "dist", "cli", "standalone")).filter((f) => f.startsWith("gate.cjs.") && f.endsWith(".cache"))).toHaveLength(1);
-  });
+  }, 300_000);
 
   it("runs an eval written as .ts, .mts, .cts, .js and .mjs, and a .ts default export, with `proctor run`", async () => {
     const evals = [...["ts", "mts", "cts", "js", "mjs"].map((f) => `evals/first.eval.${f}`), "evals/default.eval.ts"];
@@ -162,7 +162,7 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.stdout).toMatch(/6 evals: 6 passed/);
     expect(r.stdout).toContain("default-export eval");
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("runs a claude plugin eval suite whose MCP server is mocked, the stand-in served from the install", async () => {
     const plugin = join(dir, "tracker");
@@ -171,13 +171,13 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.stderr).toContain("mocked: tickets");
     expect(r.stdout, `${r.stdout}\n${r.stderr}`).toMatch(/✓ file-bug {2}score 1\.00/);
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("proctor export points the config at the installed package's promptfoo modules (found from the bundled CLI)", async () => {
     const r = await execa("npx", ["proctor", "export", "promptfoo", "evals/first.eval.mjs"], { cwd: project, reject: false });
     expect(r.stdout).toContain("file://node_modules/proctor/promptfoo/provider.mjs");
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("proctor init writes a starter eval (TypeScript, since tsx is installed) that runs green", async () => {
     const init = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
@@ -189,11 +189,11 @@ describe("the packed package in a CommonJS project", () => {
     const r = await execa("npx", ["proctor", "run", "starter"], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
     expect(r.stdout).toMatch(/1 eval: 1 passed/);
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("runs a vitest file that drives the real claude binary", async () => {
     const r = await execa("npx", ["vitest", "run"], { cwd: project, reject: false, env: { NO_COLOR: "1", CI: "1" } });
     expect(`${r.stdout}\n${r.stderr}`).toMatch(/1 passed/);
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 });
