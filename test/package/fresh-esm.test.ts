@@ -58,7 +58,7 @@ it("the README's harness example", async () => {
 ${body.map((l) => `  ${l}`).join("\n")}
   expectOf(trace).toPassAll([denied("Bash", { command: /rm -rf/ }), hookFired("PreToolUse:Bash")]);
   expectOf(trace).not.toPass(tool("Write"));
-}, 120_000);
+}, 240_000);
 
 // The plugin's own beforeAll loads the shell parser (its grammar from the install) and the safety checks.
 it("judges purity rebuilt from JSON", () => {
