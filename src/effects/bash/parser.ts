@@ -53,8 +53,9 @@ const GRAMMAR = join("grammars", "tree-sitter-bash.wasm");
 /**
  * The bash grammar's WebAssembly: the copy shipped in the package's `dist/grammars/`, found from
  * whichever built file holds this code (a chunk, tsc's module, a single-file command) by looking
- * up the directory tree as far as the package's root. The package does not depend on tree-sitter-bash, whose install builds a
- * native addon proctor never loads; the source tree (run before a build) loads its devDependency.
+ * up the directory tree as far as the package's root. The package does not depend on
+ * tree-sitter-bash, whose install builds a native addon proctor never loads; the source tree (run
+ * by the tests before a build) loads the devDependency's copy.
  */
 function grammarFile(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)), up = ""; dir !== up; up = dir, dir = dirname(dir)) {
