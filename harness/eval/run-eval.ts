@@ -42,7 +42,7 @@ export function buildEvalArgs(spec: RunEvalSpec, dirs: RunDirs, cwd: string): st
 }
 
 /** Allowlisted parent env + the spec's env + isolation and the one credential the run may use. */
-export function buildEvalEnv(parent: NodeJS.ProcessEnv, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir" | "tmpDir">, apiKey: string): Record<string, string> {
+export function buildEvalEnv(parent: Readonly<Record<string, string | undefined>>, spec: RunEvalSpec, dirs: Pick<RunDirs, "home" | "configDir" | "tmpDir">, apiKey: string): Record<string, string> {
   requireObject("buildEvalEnv", "parent", parent, "an environment such as process.env");
   requireObject("buildEvalEnv", "spec", spec, "a run spec checked by validateEvalSpec");
   requireObject("buildEvalEnv", "dirs", dirs, "the run's directories ({ home, configDir, tmpDir })");

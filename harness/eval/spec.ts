@@ -22,7 +22,7 @@ const NO_KEY =
 const NO_KEY_DETAIL = "  set ANTHROPIC_API_KEY (or pass apiKey) to run it, or use runHarness with a scripted mock model for an offline run";
 
 /** Why the real-API tier cannot run with this environment (no key), or undefined when it can — for `it.skipIf`. */
-export function apiKeyMissing(env: NodeJS.ProcessEnv = process.env, apiKey?: string): string | undefined {
+export function apiKeyMissing(env: Readonly<Record<string, string | undefined>> = process.env, apiKey?: string): string | undefined {
   requireObject("apiKeyMissing", "env", env, "an environment such as process.env");
   optional(requireString, "apiKeyMissing", "apiKey", apiKey, "an API key, or undefined to read ANTHROPIC_API_KEY");
   const key = apiKey ?? env.ANTHROPIC_API_KEY;
@@ -34,7 +34,7 @@ export function apiKeyMissing(env: NodeJS.ProcessEnv = process.env, apiKey?: str
 }
 
 /** The key to use, or a NO_API_KEY error (which `measure` reports as a skipped eval, never a pass). */
-export function resolveApiKey(spec: RunEvalSpec, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveApiKey(spec: RunEvalSpec, env: Readonly<Record<string, string | undefined>> = process.env): string {
   const missing = apiKeyMissing(env, spec.apiKey);
   if (missing) throw new ConfigError("NO_API_KEY", `runEval: ${missing}`, { detail: NO_KEY_DETAIL });
   const key = (spec.apiKey ?? env.ANTHROPIC_API_KEY) as string;

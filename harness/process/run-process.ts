@@ -29,7 +29,7 @@ export interface ProcessOptions {
 
 export interface ProcessResult {
   readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
+  readonly signal: string | null;
   readonly stdout: string;
   readonly stderr: string;
   readonly timedOut: boolean;

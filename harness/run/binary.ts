@@ -20,7 +20,7 @@ export interface AgentBinary {
 /** Where to look; the agent's own resolver fills in its option. */
 export interface LookupOptions {
   readonly cwd?: string;
-  readonly env?: NodeJS.ProcessEnv;
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where to look for the package's own node_modules. @default this module's directory */
   readonly packageDir?: string;
 }

@@ -18,7 +18,7 @@ const ALLOWED = /^(PATH|SHELL|LANG|LANGUAGE|LC_[A-Z_]+|TERM|TZ)$/;
 const ALLOWED_WINDOWS = /^(SYSTEMROOT|SYSTEMDRIVE|WINDIR|COMSPEC|PATHEXT)$/i;
 
 /** The parent variables a run may see: PATH, SHELL, LANG, LANGUAGE, LC_*, TERM, TZ (on Windows also SystemRoot, ComSpec, PATHEXT …). */
-export function allowedParentEnv(parent: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
+export function allowedParentEnv(parent: Readonly<Record<string, string | undefined>>, platform: string = process.platform): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(parent)) {
     if (value === undefined) continue;
@@ -31,7 +31,7 @@ export function allowedParentEnv(parent: NodeJS.ProcessEnv, platform: NodeJS.Pla
  * The parent environment as a run sees it. Kept for callers of the earlier scrub-list API: it is
  * now the allowlist, so a credential under any name is gone.
  */
-export function scrubEnv(parent: NodeJS.ProcessEnv): Record<string, string> {
+export function scrubEnv(parent: Readonly<Record<string, string | undefined>>): Record<string, string> {
   requireObject("scrubEnv", "parent", parent, "an environment such as process.env");
   return allowedParentEnv(parent);
 }
@@ -68,7 +68,7 @@ export function isolationVars(dirs: IsolationDirs): Record<string, string> {
  * so no run sees the user's config or secrets and no spec can move HOME or TMPDIR.
  */
 export function isolateEnv(
-  parent: NodeJS.ProcessEnv,
+  parent: Readonly<Record<string, string | undefined>>,
   specEnv: Readonly<Record<string, string>> | undefined,
   dirs: IsolationDirs,
   vars: Readonly<Record<string, string>>,

@@ -33,10 +33,12 @@ const HOME_BOOKKEEPING = [/^\.claude\.json(\.backup.*|\.lock)?$/, /^\.npm\/_logs
 /**
  * Claude's per-run folders under TMPDIR (`claude-UID/-PROJECT/SESSION/…`: background task output),
  * its cwd files, and the probe claude 2.1.332 writes to learn whether file watching works
- * (`claude-UID/fswatch-probe-XXXX/probe`, seen on a fresh machine). Anything else under `claude-UID/`
- * stays the run's: the folder is writable by the agent too.
+ * (`claude-UID/fswatch-probe-XXXX/probe`, seen on a fresh machine); anything else under `claude-UID/`
+ * stays the run's, the folder is writable by the agent too. And Node's compile cache
+ * (`module.enableCompileCache()`'s default folder, which npm 11 turns on: claude 2.1.332 runs npm,
+ * and on Node 22.1 or later each run writes it), derived bytecode like `__pycache__`.
  */
-const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/, /^claude-\d+\/fswatch-probe-[^/]*(\/|$)/];
+const TMP_BOOKKEEPING = [/^claude-\d+\/-[^/]*(\/|$)/, /^claude-[0-9a-f]+-cwd$/, /^claude-\d+\/fswatch-probe-[^/]*(\/|$)/, /^node-compile-cache(\/|$)/];
 /** Interpreter bytecode caches: derived from the source beside them, never state a trial can pass on. */
 const DERIVED = /(^|\/)__pycache__(\/|$)/;
 

@@ -1,7 +1,6 @@
 /** Writing a model response the way the Responses API does: SSE events or one JSON body, or a fault. */
-import type { ServerResponse } from "node:http";
 import type { ScriptFault } from "../script/types.js";
-import { sendEvents, sendJson, startStream } from "../server/answer.js";
+import { type ServerResponse, sendEvents, sendJson, startStream } from "../server/answer.js";
 
 type Json = Record<string, unknown>;
 

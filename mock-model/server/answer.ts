@@ -1,6 +1,16 @@
 /** Writing an assistant message the way the Messages API does: SSE events or one JSON body, or a fault. */
-import type { ServerResponse } from "node:http";
 import type { ScriptFault, StopReason } from "../script/types.js";
+
+/**
+ * The part of node:http's `ServerResponse` the writers here use, spelled out so that the published
+ * types do not need `@types/node` in the user's project.
+ */
+export interface ServerResponse {
+  writeHead(status: number, headers?: Record<string, string | number>): unknown;
+  write(chunk: unknown): unknown;
+  end(chunk?: string): unknown;
+  destroy(): unknown;
+}
 
 type Json = Record<string, unknown>;
 

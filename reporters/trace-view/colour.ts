@@ -20,7 +20,7 @@ export interface Palette {
  * Colour on a terminal unless NO_COLOR is set (any non-empty value, per no-color.org) or TERM is
  * `dumb`; FORCE_COLOR (not `0`/`false`) turns it on anywhere, e.g. for CI logs that render ANSI.
  */
-export function shouldColour(stream: { readonly isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+export function shouldColour(stream: { readonly isTTY?: boolean } = process.stdout, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
   return stream.isTTY === true && env.TERM !== "dumb";

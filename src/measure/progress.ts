@@ -51,7 +51,7 @@ export function renderProgress(state: ProgressState, width = Infinity): string {
 }
 
 /** Build the sink for `measure`'s `progress` option: false silences it. */
-export function createProgress(option: boolean | "auto" | ProgressOptions | undefined, env: NodeJS.ProcessEnv = process.env): ProgressSink {
+export function createProgress(option: boolean | "auto" | ProgressOptions | undefined, env: Readonly<Record<string, string | undefined>> = process.env): ProgressSink {
   if (option === false) return SILENT;
   const opts: ProgressOptions = typeof option === "object" ? option : {};
   const stream = opts.stream ?? process.stderr;

@@ -376,7 +376,7 @@ export function readTranscriptFiles<T extends EventText = string>(path: string, 
 }
 
 /** Where Claude Code keeps session logs: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
-export function sessionsRoot(env: NodeJS.ProcessEnv = process.env): string {
+export function sessionsRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const home = env.HOME ?? env.USERPROFILE ?? "";
   return join(env.CLAUDE_CONFIG_DIR ?? join(home, ".claude"), "projects");
 }

@@ -99,6 +99,10 @@ describe("the trial's roots", () => {
     expect(isBookkeeping("$HOME", ".cache/claude-cli-nodejs/-x/mcp-logs-m/1.jsonl")).toBe(true);
     expect(isBookkeeping("$TMPDIR", "claude-0/-tmp-x-work/uuid/tasks/a.output")).toBe(true);
     expect(isBookkeeping("plugin:p", "hooks/__pycache__/x.pyc")).toBe(true);
+    // Node's compile cache, which npm turns on (claude 2.1.332 runs npm) on Node 22.1 or later.
+    expect(isBookkeeping("$TMPDIR", "node-compile-cache/v24.21.0-x64-964aae3f-0/0014c7b4")).toBe(true);
+    expect(isBookkeeping("$TMPDIR", "node-compile-cache-x/a")).toBe(false);
+    expect(isBookkeeping("$HOME", "node-compile-cache/a")).toBe(false);
     for (const planted of [".claude/settings.json", ".claude/skills/x/SKILL.md", ".claude/agents/a.md", ".claude/plugins/evil/hooks/hooks.json", ".bashrc", ".config/git/config"]) {
       expect(isBookkeeping("$HOME", planted)).toBe(false);
     }

@@ -3,10 +3,12 @@
  * project (no "type" field) beside @anthropic-ai/claude-code, tsx and vitest, then an eval in each
  * TypeScript and JavaScript flavour run with `proctor run`, and a vitest file run with vitest.
  * Catches missing files, broken exports, the CommonJS/ESM trap (a top-level await anywhere in the
- * package breaks tsx's CommonJS loading) and source maps that point at files not shipped.
+ * package breaks tsx's CommonJS loading), source maps that point at files not shipped, install
+ * scripts among proctor's own dependencies and public types that need `@types/node`.
+ * test/package/fresh-esm.test.ts is the other shape: an ESM project on the newest vitest.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -17,6 +19,13 @@ const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { ve
 let dir: string;
 let project: string;
 let files: string[];
+let before: { all?: string };
+let install: { all?: string };
+
+/** The packages npm 11 names in its install-scripts warning (`npm warn install-scripts   name@1.2.3 (postinstall: …)`). */
+function withInstallScripts(output: string | undefined): string[] {
+  return [...(output ?? "").matchAll(/^npm warn install-scripts\s+((?:@[^/\s]+\/)?[^@\s]+)@\S+ \(/gm)].map((m) => m[1] as string).sort();
+}
 
 const script = (command: string) => ({ turns: [{ tools: [{ name: "Bash", input: { command } }] }, { text: "done" }] });
 
@@ -43,16 +52,17 @@ beforeAll(async () => {
   mkdirSync(join(project, "evals"), { recursive: true });
   mkdirSync(join(project, "test"));
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", version: "1.0.0", private: true }, null, 2));
-  await execa(
+  // What the project has first, then proctor alone: that install's output is proctor's own.
+  before = await execa(
     "npm",
     [
       "install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev",
-      join(dir, packed[0].filename),
       `@anthropic-ai/claude-code@${own.devDependencies["@anthropic-ai/claude-code"]}`,
-      "tsx", `vitest@${own.devDependencies.vitest}`,
+      "tsx", `vitest@${own.devDependencies.vitest}`, `typescript@${own.devDependencies.typescript}`,
     ],
-    { cwd: project },
+    { cwd: project, all: true },
   );
+  install = await execa("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", join(dir, packed[0].filename)], { cwd: project, all: true });
   for (const flavour of ["ts", "mts", "cts", "js", "mjs"] as const) writeFileSync(join(project, "evals", `first.eval.${flavour}`), evalSource(flavour));
   // The README's own form: a default export, which tsx hands a CommonJS project under `default.default`.
   writeFileSync(join(project, "evals", "default.eval.ts"), evalSource("ts").replace("export const first = defineEval(", "export default defineEval(").replace('"ts eval"', '"default-export eval"'));
@@ -73,7 +83,7 @@ describe("a user's vitest file", () => {
 });
 `,
   );
-}, 240_000);
+}, 600_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -93,6 +103,43 @@ describe("the packed package in a CommonJS project", () => {
     expect(missing).toEqual([]);
   });
 
+  it("installs without an install script or a warning from proctor's own dependencies", () => {
+    // npm repeats its warning for every package in the project with an unapproved script: the
+    // project's own (claude's postinstall, the control that npm reports them at all) and nothing new.
+    expect(withInstallScripts(before.all)).toContain("@anthropic-ai/claude-code");
+    expect(withInstallScripts(install.all)).toEqual(withInstallScripts(before.all));
+    expect(install.all ?? "").not.toMatch(/ERESOLVE|EBADENGINE|deprecated|peer dep/i);
+    // The shell classifier's grammar ships in the package, and its native package is not installed.
+    expect(files).toEqual(expect.arrayContaining(["dist/grammars/tree-sitter-bash.wasm", "dist/grammars/tree-sitter-bash.LICENSE"]));
+    expect(existsSync(join(project, "node_modules", "tree-sitter-bash"))).toBe(false);
+  });
+
+  it("ships every file the README links to (docs/, examples/)", () => {
+    const installed = join(project, "node_modules", "proctor");
+    const readme = readFileSync(join(installed, "README.md"), "utf8");
+    const targets = [...new Set([...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] as string).filter((t) => !/^[a-z]+:/.test(t)))];
+    expect(targets).toEqual(expect.arrayContaining(["docs/harness.md", "examples/promptfoo/promptfooconfig.yaml"]));
+    expect(targets.filter((t) => !existsSync(join(installed, t)))).toEqual([]);
+    // The harness example's plugin and fixture, which the README's runHarness block uses.
+    expect(existsSync(join(installed, "examples", "plugin"))).toBe(true);
+    expect(existsSync(join(installed, "examples", "fixtures", "app"))).toBe(true);
+  });
+
+  it("type-checks every typed entry in a project without @types/node", async () => {
+    expect(existsSync(join(project, "node_modules", "@types", "node")), "the project must not have @types/node, or this proves nothing").toBe(false);
+    const pkg = JSON.parse(readFileSync(join(project, "node_modules", "proctor", "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    const entries = Object.entries(pkg.exports).filter(([, target]) => typeof target === "object").map(([entry]) => entry.replace(/^\./, "proctor"));
+    expect(entries).toContain("proctor/harness");
+    writeFileSync(join(project, "entries.mts"), `${entries.map((e, i) => `import * as e${i} from "${e}";`).join("\n")}\nexport const all = [${entries.map((_, i) => `e${i}`).join(", ")}];\n`);
+    // skipLibCheck off: an error in a .d.ts the package ships is the user's error too.
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ["entries.mts"] }));
+    const r = await execa("npx", ["tsc", "-p", "tsconfig.json"], { cwd: project, reject: false });
+    // Errors inside other packages' declarations are theirs; proctor's and the user's file must be clean.
+    const ours = r.stdout.split("\n").filter((l) => /^(node_modules\/proctor\/|entries\.mts)/.test(l));
+    expect(ours).toEqual([]);
+    expect(r.stdout + r.stderr).not.toMatch(/Cannot find namespace 'NodeJS'/);
+  }, 300_000);
+
   it("ships the bin and its single-file commands, and no code cache from the machine that packed it", () => {
     expect(files).toContain("dist/cli/proctor.cjs");
     expect(files).toContain("dist/cli/standalone/gate.cjs");
@@ -106,7 +153,7 @@ describe("the packed package in a CommonJS project", () => {
       expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     }
     expect(readdirSync(join(project, "node_modules", "proctor", "dist", "cli", "standalone")).filter((f) => f.startsWith("gate.cjs.") && f.endsWith(".cache"))).toHaveLength(1);
-  });
+  }, 300_000);
 
   it("runs an eval written as .ts, .mts, .cts, .js and .mjs, and a .ts default export, with `proctor run`", async () => {
     const evals = [...["ts", "mts", "cts", "js", "mjs"].map((f) => `evals/first.eval.${f}`), "evals/default.eval.ts"];
@@ -115,7 +162,7 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.stdout).toMatch(/6 evals: 6 passed/);
     expect(r.stdout).toContain("default-export eval");
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("runs a claude plugin eval suite whose MCP server is mocked, the stand-in served from the install", async () => {
     const plugin = join(dir, "tracker");
@@ -124,13 +171,13 @@ describe("the packed package in a CommonJS project", () => {
     expect(r.stderr).toContain("mocked: tickets");
     expect(r.stdout, `${r.stdout}\n${r.stderr}`).toMatch(/✓ file-bug {2}score 1\.00/);
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("proctor export points the config at the installed package's promptfoo modules (found from the bundled CLI)", async () => {
     const r = await execa("npx", ["proctor", "export", "promptfoo", "evals/first.eval.mjs"], { cwd: project, reject: false });
     expect(r.stdout).toContain("file://node_modules/proctor/promptfoo/provider.mjs");
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("proctor init writes a starter eval (TypeScript, since tsx is installed) that runs green", async () => {
     const init = await execa("npx", ["proctor", "init", "starter"], { cwd: project, reject: false });
@@ -142,11 +189,11 @@ describe("the packed package in a CommonJS project", () => {
     const r = await execa("npx", ["proctor", "run", "starter"], { cwd: project, reject: false, env: { NO_COLOR: "1" } });
     expect(r.stdout).toMatch(/1 eval: 1 passed/);
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 
   it("runs a vitest file that drives the real claude binary", async () => {
     const r = await execa("npx", ["vitest", "run"], { cwd: project, reject: false, env: { NO_COLOR: "1", CI: "1" } });
     expect(`${r.stdout}\n${r.stderr}`).toMatch(/1 passed/);
     expect(r.exitCode).toBe(0);
-  });
+  }, 300_000);
 });

@@ -44,7 +44,9 @@ describe("proctor export promptfoo", () => {
     const out = join(dir, "run", "promptfooconfig.yaml");
     expect((await proctor(["export", "promptfoo", examples, "-o", out])).exitCode).toBe(0);
     const results = join(dir, "run", "out.json");
-    const r = await execa("npx", ["--no", "promptfoo", "eval", "-c", out, "--no-cache", "--no-write", "--no-table", "--no-progress-bar", "--filter-first-n", "1", "-o", results], {
+    // PROCTOR_PROMPTFOO: another promptfoo's bin (CI runs this on the newest published one too).
+    const [bin, ...pre] = process.env.PROCTOR_PROMPTFOO ? [process.env.PROCTOR_PROMPTFOO] : ["npx", "--no", "promptfoo"];
+    const r = await execa(bin as string, [...pre, "eval", "-c", out, "--no-cache", "--no-write", "--no-table", "--no-progress-bar", "--filter-first-n", "1", "-o", results], {
       reject: false,
       env: { PROMPTFOO_DISABLE_TELEMETRY: "1", PROMPTFOO_DISABLE_UPDATE: "1", PROMPTFOO_CONFIG_DIR: join(dir, "pf") },
     });

@@ -13,7 +13,10 @@
  * which made the classifier's walk several times slower than the parse itself.
  */
 import { processSlot } from "../../util/process-slot.js";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Parser as TreeSitterParser } from "web-tree-sitter";
 import { InvalidInputError } from "../../errors/proctor-error.js";
 
@@ -33,8 +36,7 @@ export function loadShellParser(): Promise<void> {
   slot.loading ??= (async () => {
     const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
-    const require = createRequire(import.meta.url);
-    const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+    const language = await Language.load(grammarFile());
     const p = new Parser();
     p.setLanguage(language);
     slot.parser = p;
@@ -43,6 +45,28 @@ export function loadShellParser(): Promise<void> {
     slot.loading = undefined; // a failed load may be retried
   });
   return slot.loading;
+}
+
+/** Where the build puts the grammar, under `dist/` (scripts/copy-grammar.mjs). */
+const GRAMMAR = join("grammars", "tree-sitter-bash.wasm");
+
+/**
+ * The bash grammar's WebAssembly: the copy shipped in the package's `dist/grammars/`, found from
+ * whichever built file holds this code (a chunk, tsc's module, a single-file command) by looking
+ * up the directory tree as far as the package's root. The package does not depend on
+ * tree-sitter-bash, whose install builds a native addon proctor never loads; the source tree (run
+ * by the tests before a build) loads the devDependency's copy.
+ */
+function grammarFile(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)), up = ""; dir !== up; up = dir, dir = dirname(dir)) {
+    if (existsSync(join(dir, GRAMMAR))) return join(dir, GRAMMAR);
+    if (existsSync(join(dir, "package.json"))) break; // the package's root: the grammar is not above it
+  }
+  try {
+    return createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+  } catch {
+    throw new InvalidInputError("INVALID_INPUT", `the shell parser's grammar is missing: no ${GRAMMAR} above ${fileURLToPath(import.meta.url)}; reinstall proctor (or run \`npm run build\` in its source tree)`);
+  }
 }
 
 /** True once `loadShellParser()` has finished. */

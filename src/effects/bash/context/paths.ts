@@ -1,5 +1,5 @@
 /** Paths as the kernel resolves them, and the file reads every context module shares. */
-import { readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /**
@@ -28,8 +28,18 @@ export class RepoConfigUnreadable extends Error {}
 
 const missing = (error: unknown): boolean => ["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "");
 
+/** The `stat` fields the context reads, spelled out so that the published types do not need `@types/node`. */
+export interface FileStat {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+}
+
 /** `stat` (following links), `undefined` when absent; any other failure is a RepoConfigUnreadable. */
-export function statOrUndefined(path: string): Stats | undefined {
+export function statOrUndefined(path: string): FileStat | undefined {
   try {
     // No exception for the common case, a file that is not there: the gate runs per tool call.
     return statSync(path, { throwIfNoEntry: false });
