@@ -38,6 +38,8 @@ const helper = join(work, "jp");
 /** Under the host's /tmp, outside the work dir: hidden inside. */
 const tmpMarker = join(tmpdir(), `proctor-jail-PWNED-${process.pid}`);
 
+// CI installs a compiler (.ci/run): there a missing one is a broken set-up, never a skipped attack.
+if (!cc && process.env.CI) throw new Error("jail-escapes: no C compiler (cc) on PATH under CI: the C payloads cannot run (apt-get install -y gcc libc6-dev)");
 if (!cc) console.warn("jail-escapes: no C compiler (cc) on PATH: the C payloads are skipped (install gcc or clang to run them)");
 
 let tcpPort = 0;
