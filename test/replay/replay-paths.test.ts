@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHarness, runReplay } from "../../harness/index.js";
 import { evalChecks, replayMatches, type PreflightWarning } from "../../src/index.js";
@@ -74,7 +74,9 @@ describe("runReplay paths and preflight on the real binary", () => {
       expect(evalChecks(trace, [replayMatches()])[0].pass).toBe(false);
       expect(warnings).toEqual([]);
     } finally {
+      // keep: cleanup() leaves the kept root alone; the test removes it itself.
       await cleanup();
+      rmSync(dirname(workDir), { recursive: true, force: true });
     }
   }, 120_000);
 
