@@ -87,7 +87,8 @@ ${reports.map(evalSection).join("\n")}
 
 /** The ablation's early stop in a sentence: where it stopped and what each check showed, or that it ran out of trials first. */
 function earlyStopText(e: AblationEarlyStop): string {
-  const shown = e.verdicts.map((v) => `${v.label}: ${v.verdict === "negligible" ? `within ±${e.detect}` : v.verdict}`).join("; ");
+  const margin = e.detect === undefined ? "" : `no effect beyond ±${Math.round(Math.abs(e.detect) * 100)} pts${e.defaultDetect ? " (the default margin)" : ""}`;
+  const shown = e.verdicts.map((v) => `${v.label}: ${v.verdict === "negligible" ? margin : v.verdict}`).join("; ");
   const level = `${Math.round((1 - e.alpha) * 100)}%`;
   return e.stopped
     ? `Early stop: both arms stopped after ${e.pairs} of ${e.cap} pairs, every check's paired anytime-valid interval settled at ${level} (${shown}).`

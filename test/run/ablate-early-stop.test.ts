@@ -62,6 +62,8 @@ describe("ablation with early stopping", () => {
     expect(o!.report!.ablation!.earlyStop).toMatchObject({ stopped: true, pairs: 24, detect: 0.2, defaultDetect: true, verdicts: [{ verdict: "negligible" }] });
     expect(o!.report!.stopped!.message).toContain("clears 0 or lies within ±0.2 (the default margin; --detect sets another) at 95% (tool(Bash) no effect beyond ±20 pts)");
     expect(o!.status).toBe("passed");
+    // The HTML report says it in the same words as the console, in points.
+    expect(renderRunReportHtml([o!.report!, o!.without!])).toContain("(tool(Bash): no effect beyond ±20 pts (the default margin)).");
     validateCheckReport(o!.report!);
   });
 
