@@ -134,7 +134,9 @@ describe.runIf(hasBwrap)("the confining gate against an execution oracle", () =>
         await runShell(text);
         await expectUntouched(before, command);
       }),
-      { numRuns: 20 * RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      // Read-only commands the gate lets through, always run first: the generated ones may all be
+      // denied in a run, and a property that ran nothing confined proves nothing.
+      { numRuns: 20 * RUNS, examples: [["ls -la src"], ["git log --oneline -3"]], ...(SEED === undefined ? {} : { seed: SEED }) },
     );
     expect(ran).toBeGreaterThan(0);
   }, 300_000);
