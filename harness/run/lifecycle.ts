@@ -27,6 +27,24 @@ export interface Launch {
   readonly env: Record<string, string>;
   /** The trial's other writable roots, compared before and after like the work dir (absent: only the work dir is). */
   readonly outside?: OutsidePlan;
+  /**
+   * What runs around the binary, innermost first (the jail, then the observer around it): each
+   * turns the command line into the one to spawn, may add to the Trace once the run ended, and
+   * releases what it holds whatever happened.
+   */
+  readonly wrappers?: readonly LaunchWrapper[];
+}
+
+/** One layer around an agent's command line (see Launch.wrappers). */
+export interface LaunchWrapper {
+  /** What it is, for messages (`jail`, `observer`). */
+  readonly name: string;
+  /** The command line to spawn instead of `binary args`. */
+  wrap(binary: string, args: readonly string[]): { readonly binary: string; readonly args: readonly string[] };
+  /** Add what this layer saw to the run's Trace (before run health is judged). */
+  finish?(trace: Trace, proc: ProcessResult): Trace;
+  /** Release temp files, listeners, cgroups: called once, after the run, whatever happened. */
+  dispose?(): void;
 }
 
 /**
@@ -134,8 +152,10 @@ export async function runAgentProcess<R extends AgentRunResult<R>, M extends Moc
   const { failures, binary, timeoutMs, spec } = run;
   const keep = spec.keep === true;
   const reject = spec.reject ?? true;
-  const { dirs, args, env, outside } = run.prepare();
+  const { dirs, args, env, outside, wrappers = [] } = run.prepare();
   const command = describeCommand(binary, args, spec.prompt);
+  let spawned: { readonly binary: string; readonly args: readonly string[] } = { binary, args };
+  for (const w of wrappers) spawned = w.wrap(spawned.binary, spawned.args);
   let mockRun: M | undefined;
   let refused: { readonly error: unknown } | undefined;
 
@@ -154,13 +174,14 @@ export async function runAgentProcess<R extends AgentRunResult<R>, M extends Moc
           }
         }
       : undefined;
-    const proc = await runProcess(binary, args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal, onSpawn });
+    const proc = await runProcess(spawned.binary, spawned.args, { cwd: dirs.workDir, env, input: spec.prompt, timeoutMs, signal: spec.signal, onSpawn });
     if (refused) throw refused.error;
     const files = diffSnapshots(dirs.workDir, before, takeSnapshot(dirs.workDir));
     const own = run.readTrace(proc, dirs, mockRun as M);
     const errors = runErrors(proc, timeoutMs, mockRun);
     const outsideWrites = outside && outsideBefore ? diffRoots(outside, outsideBefore) : undefined;
-    const read: Trace = { ...own, files, ...(outsideWrites ? { outsideWrites } : {}), ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
+    let read: Trace = { ...own, files, ...(outsideWrites ? { outsideWrites } : {}), ...(mockRun ? { modelRequests: [...mockRun.requests] } : {}), errors: [...own.errors, ...errors] };
+    for (const w of wrappers) if (w.finish) read = w.finish(read, proc);
     const trace = run.judgeHealth ? run.judgeHealth(read, dirs, mockRun as M) : read;
     const reason = chooseFailureReason(proc, trace, failures, mockRun);
 
@@ -228,5 +249,12 @@ export async function runAgentProcess<R extends AgentRunResult<R>, M extends Moc
     throw error;
   } finally {
     mockRun?.remove();
+    for (const w of wrappers) {
+      try {
+        w.dispose?.();
+      } catch {
+        // A layer that cannot release what it holds must not hide the run's own outcome.
+      }
+    }
   }
 }

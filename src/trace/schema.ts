@@ -11,6 +11,22 @@ const status = { enum: [...TOOL_STATUSES] } as const;
 
 const names = { type: "array", items: str };
 
+/** One ObservedEffect (types.ts). */
+const OBSERVED_EFFECT = obj(["kind", "syscall", "pid"], {
+  kind: { enum: ["write", "create", "delete", "rename", "mkdir", "rmdir", "link", "chmod", "exec", "connect", "signal", "refused"] },
+  syscall: str,
+  path: str,
+  to: str,
+  fileType: { enum: ["fifo", "socket", "device"] },
+  argv: { type: "array", items: str },
+  address: str,
+  signal: str,
+  target: { type: "integer" },
+  errno: str,
+  pid: { type: "integer" },
+});
+const OBSERVED_EFFECTS = { type: "array", items: OBSERVED_EFFECT };
+
 /** `trace.health` (RunHealth): the items' verdicts and what the run was held to. */
 const HEALTH_SCHEMA = obj(["ok", "items"], {
   ok: { type: "boolean" },
@@ -69,6 +85,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
       background: obj(["status"], { status: str, summary: str }),
       effects: { type: "array" },
       ran: obj(["command", "by"], { command: str, by: { const: "hook" }, refused: str }),
+      observed: OBSERVED_EFFECTS,
     }),
   },
   subagents: {
@@ -113,6 +130,33 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     roots: { type: "array", items: obj(["name", "path"], { name: str, path: str, copiedFrom: str }) },
     changes: { type: "array", items: obj(["path", "change"], { path: str, change: { enum: ["created", "modified", "deleted"] }, content: str }) },
     uncovered: { type: "array", items: str },
+  }),
+  observation: obj(["mechanism", "others", "unattributed", "gaps"], {
+    mechanism: { const: "strace" },
+    others: {
+      type: "array",
+      items: obj(["owner", "effects"], {
+        owner: {
+          oneOf: [
+            obj(["kind", "callId"], { kind: { const: "call" }, callId: str }),
+            obj(["kind", "name", "command"], { kind: { const: "hook" }, name: str, command: str }),
+            obj(["kind", "server"], { kind: { const: "mcp" }, server: str }),
+            obj(["kind"], { kind: { const: "agent" } }),
+          ],
+        },
+        effects: OBSERVED_EFFECTS,
+      }),
+    },
+    unattributed: OBSERVED_EFFECTS,
+    gaps: { type: "array", items: str },
+  }),
+  confinement: obj(["mode", "refused"], {
+    mode: { enum: ["jail", "off"] },
+    reason: str,
+    refused: {
+      type: "array",
+      items: obj(["kind", "what", "target", "message"], { kind: { const: "confinement-refused" }, callId: str, owner: str, what: str, target: str, errno: str, message: str }),
+    },
   }),
   modelRequests: {
     type: "array",

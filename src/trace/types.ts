@@ -75,6 +75,66 @@ export interface ToolCall {
    * against whatever let the call through as read-only.
    */
   readonly ran?: { readonly command: string; readonly by: "hook"; readonly refused?: string };
+  /**
+   * What the call's processes were seen doing (a live run proctor observed: `trace.observation`).
+   * Absent on a call nothing was attributed to; on an observed trace an absent record on a Bash
+   * call is not evidence of no effect (see Observation.unattributed).
+   */
+  readonly observed?: readonly ObservedEffect[];
+}
+
+/**
+ * One thing a process of the run was seen doing, from the kernel's side (system calls and their
+ * results), not predicted from a command's text. Paths are absolute, as the process resolved them.
+ */
+export interface ObservedEffect {
+  /**
+   * `write`: a file opened for writing or truncated (FIFOs, sockets, devices included — `fileType` says);
+   * `create`/`delete`/`rename`/`mkdir`/`rmdir`/`link`/`chmod`: the namespace change; `exec`: a program run;
+   * `connect`: a connection attempted (and `address`); `signal`: a signal sent to a process outside the call;
+   * `refused`: an operation the confinement (or the file system) refused — the attempt is the effect.
+   */
+  readonly kind: "write" | "create" | "delete" | "rename" | "mkdir" | "rmdir" | "link" | "chmod" | "exec" | "connect" | "signal" | "refused";
+  /** The system call that did it (`openat`, `execve`, `connect`, …). */
+  readonly syscall: string;
+  readonly path?: string;
+  /** rename/link target. */
+  readonly to?: string;
+  /** What `path` is, when it is not a regular file or directory. */
+  readonly fileType?: "fifo" | "socket" | "device";
+  /** exec: the program's argv (each argument cut at 4 KiB). */
+  readonly argv?: readonly string[];
+  /** connect: `127.0.0.1:8080`, `[::1]:443`, `unix:/path`, `unix:@abstract`. */
+  readonly address?: string;
+  /** signal: its name and the target pid (the kernel's pid as the observer saw it). */
+  readonly signal?: string;
+  readonly target?: number;
+  /** The error the call returned (`EACCES`, `EROFS`, `EPERM`, …); absent when it succeeded. */
+  readonly errno?: string;
+  /** The observing pid of the process that did it. */
+  readonly pid: number;
+}
+
+/** Who an observed process belonged to. */
+export type ObservedOwner =
+  | { readonly kind: "call"; readonly callId: string }
+  | { readonly kind: "hook"; readonly name: string; readonly command: string }
+  | { readonly kind: "mcp"; readonly server: string }
+  | { readonly kind: "agent" };
+
+/**
+ * The run's observed effects (live runs only): how they were observed, and what could not be tied
+ * to a call. Each call's own record is `ToolCall.observed`; hooks' and MCP servers' are here.
+ */
+export interface Observation {
+  /** How: `strace` (ptrace on a syscall subset). */
+  readonly mechanism: "strace";
+  /** Effects of hooks, MCP servers and the agent's own process (its bookkeeping, Write/Edit calls are on the call). */
+  readonly others: readonly { readonly owner: ObservedOwner; readonly effects: readonly ObservedEffect[] }[];
+  /** Effects seen in a process no call, hook or server could be tied to: checks that need a call's whole record fail closed on these. */
+  readonly unattributed: readonly ObservedEffect[];
+  /** Where the observation is known to be incomplete (a log cut short, a process that escaped tracing), each with why. */
+  readonly gaps: readonly string[];
 }
 
 /** One subagent dispatch (an `Agent`, or older `Task`, call). */
@@ -168,6 +228,30 @@ export interface OutsideWrites {
   readonly changes: readonly FileChange[];
   /** What the run could write that was not compared, each with why: checks that need every write fail closed on these. */
   readonly uncovered: readonly string[];
+}
+
+/** The jail a live run ran in, and what it refused. */
+export interface Confinement {
+  /** `jail`: proctor's own (bwrap + seccomp allowlist + Landlock); `off`: not jailed, with the reason given (`--no-sandbox`). */
+  readonly mode: "jail" | "off";
+  readonly reason?: string;
+  /** What was refused, in order seen. */
+  readonly refused: readonly ConfinementRefusal[];
+}
+
+/** One operation the jail refused. */
+export interface ConfinementRefusal {
+  readonly kind: "confinement-refused";
+  /** The call whose process was refused, when known; else the hook or server by name. */
+  readonly callId?: string;
+  readonly owner?: string;
+  /** `write` (a path outside the trial), `syscall` (refused by the seccomp allowlist), `socket`, `signal`, `namespace`, … */
+  readonly what: string;
+  /** The path, syscall or address. */
+  readonly target: string;
+  readonly errno?: string;
+  /** One line for the user. */
+  readonly message: string;
 }
 
 /** One request the model received (captured by the mock model). */
@@ -353,6 +437,14 @@ export interface Trace {
   readonly files?: FileRecord;
   /** Writes outside the work dir (runs proctor started; absent on recorded transcripts). */
   readonly outsideWrites?: OutsideWrites;
+  /** What the run's processes were seen doing (live runs proctor observed; absent on recorded transcripts). */
+  readonly observation?: Observation;
+  /**
+   * Operations proctor's jail refused during the run (a write outside the trial, a refused system
+   * call or socket, …), as the processes reported them: never a silent success. Absent when the
+   * run was not jailed.
+   */
+  readonly confinement?: Confinement;
   readonly modelRequests?: readonly ModelRequest[];
   /** Present on a replayed run: how it differed from its recording. */
   readonly replay?: ReplayRecord;
