@@ -130,6 +130,7 @@ export const TRACE_SCHEMA = obj(["version", "source", "complete", "toolCalls", "
     roots: { type: "array", items: obj(["name", "path"], { name: str, path: str, copiedFrom: str }) },
     changes: { type: "array", items: obj(["path", "change"], { path: str, change: { enum: ["created", "modified", "deleted"] }, content: str }) },
     uncovered: { type: "array", items: str },
+    calibration: { oneOf: [obj(["version", "patterns"], { version: str, patterns: { type: "array", items: str } }), obj(["failed"], { failed: str })] },
   }),
   observation: obj(["mechanism", "others", "unattributed", "gaps"], {
     mechanism: { const: "strace" },

@@ -228,6 +228,12 @@ export interface OutsideWrites {
   readonly changes: readonly FileChange[];
   /** What the run could write that was not compared, each with why: checks that need every write fail closed on these. */
   readonly uncovered: readonly string[];
+  /**
+   * The claude version's own writes, learnt from control runs that called no tool
+   * (harness/workdir/calibration.ts) and left out like the known bookkeeping; `failed`: the control
+   * runs failed, so only the known rules left anything out.
+   */
+  readonly calibration?: { readonly version: string; readonly patterns: readonly string[] } | { readonly failed: string };
 }
 
 /** The jail a live run ran in, and what it refused. */
