@@ -2,7 +2,7 @@
  * Attribution by calibration: a claude version's own writes, learnt from two control runs that call
  * no tool, are left out of `outsideWrites`; anything the controls did not write stays the run's.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
