@@ -4,11 +4,9 @@
  * confinement as the trial — whose script calls no tool. Learnt once per version, user and
  * confinement, cached on disk; concurrent trials in one process wait for the same calibration.
  */
-import type { OutsideWrites } from "../../src/trace/types.js";
-import { calibrationFile, learnPatterns, readCalibration, writeCalibration } from "../workdir/calibration.js";
-import { resolveClaudeBinary } from "./binary.js";
+import type { OutsideWrites, Trace } from "../../src/trace/types.js";
+import { calibrationFile, learnPatterns, matchesCalibration, readCalibration, writeCalibration } from "../workdir/calibration.js";
 import type { HarnessSpec } from "./spec.js";
-import { claudeVersionOf } from "./versions.js";
 
 type Learnt = NonNullable<OutsideWrites["calibration"]>;
 type Runner = (spec: HarnessSpec) => Promise<{ trace: { outsideWrites?: OutsideWrites }; cleanup(): Promise<void> }>;
@@ -18,18 +16,23 @@ export const controlRuns = new WeakSet<HarnessSpec>();
 const pending = new Map<string, Promise<Learnt>>();
 
 /**
- * The calibration for the claude `spec` runs, from the cache or learnt now; undefined when the
- * binary cannot be found (the trial then fails with its own binary-missing error).
+ * The trial's Trace with its version's own writes left out of `outsideWrites`, the calibration
+ * named there. Done once the trial ended, with the version its init line reported: a binary that
+ * reports none (a stand-in, a crash before the init line) is not calibrated, and nothing is spent
+ * asking a binary for its version before the trial.
  */
-export async function calibrationFor(spec: HarnessSpec, cwd: string, confined: boolean, run: Runner): Promise<Learnt | undefined> {
-  let binary: string;
-  let version: string;
-  try {
-    binary = resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
-    version = await claudeVersionOf(binary);
-  } catch {
-    return undefined;
-  }
+export async function withCalibration(trace: Trace, spec: HarnessSpec, binary: string, confined: boolean, run: Runner): Promise<Trace> {
+  const version = trace.source.agentVersion;
+  const outside = trace.outsideWrites;
+  if (controlRuns.has(spec) || version === undefined || outside === undefined) return trace;
+  const learnt = await calibrationFor(spec, binary, version, confined, run);
+  const patterns = "patterns" in learnt ? learnt.patterns : [];
+  const changes = outside.changes.filter((c) => !(/^\$(HOME|TMPDIR)\//.test(c.path) && matchesCalibration(patterns, c.path)));
+  return { ...trace, outsideWrites: { ...outside, changes, calibration: learnt } };
+}
+
+/** The calibration of `version`, from the cache or learnt now with `binary`. */
+export async function calibrationFor(spec: HarnessSpec, binary: string, version: string, confined: boolean, run: Runner): Promise<Learnt> {
   const file = calibrationFile(version, confined ? "jail" : "open");
   const cached = readCalibration(file);
   if (cached) return cached;

@@ -18,7 +18,7 @@ import { withMcpWait } from "./mcp-wait.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
 import { attributeSandboxDenials, hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
-import { calibrationFor, controlRuns } from "./calibrate.js";
+import { withCalibration } from "./calibrate.js";
 
 /** What a harness run produced. */
 export interface HarnessResult extends AgentRunResult<HarnessResult> {
@@ -67,17 +67,16 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   refuseSandboxConflict("runHarness", spec.settings, sandbox);
   if (sandbox.on) sandboxPreflight("runHarness");
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
-  const calibration = controlRuns.has(spec) ? undefined : await calibrationFor(spec, path.resolve(spec.cwd ?? process.cwd()), sandbox.on, runHarness);
   let trial: HermeticTrial | undefined;
   const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
-  return runAgentProcess<HarnessResult, MockRun>({
+  const result = await runAgentProcess<HarnessResult, MockRun>({
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     prepare() {
       trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox);
       const { dirs } = trial;
       const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
-      return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: calibration ? { ...trial.outside, calibration } : trial.outside };
+      return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside };
     },
     readTrace: (proc) => {
       const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
@@ -88,4 +87,6 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
     },
     judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),
   });
+  const trace = await withCalibration(result.trace, spec, run.binary, sandbox.on, runHarness);
+  return trace === result.trace ? result : { ...result, trace };
 }

@@ -6,7 +6,6 @@
  * everything else counts.
  */
 import type { FileChange, OutsideWrites } from "../../src/trace/types.js";
-import { matchesCalibration } from "./calibration.js";
 import { diffSnapshots, takeSnapshot, type Snapshot } from "./snapshot.js";
 
 /** One root: the name changes are reported under, the directory, and where it was copied from. */
@@ -21,8 +20,6 @@ export interface OutsidePlan {
   readonly roots: readonly OutsideRoot[];
   readonly sandbox: OutsideWrites["sandbox"];
   readonly uncovered: readonly string[];
-  /** The claude version's own writes, learnt by calibration (calibration.ts): left out too. */
-  readonly calibration?: OutsideWrites["calibration"];
 }
 
 /**
@@ -74,20 +71,15 @@ export function snapshotRoots(roots: readonly OutsideRoot[]): Map<string, Snapsh
 /** What changed under the roots since `before`, each path prefixed with its root's name. */
 export function diffRoots(plan: OutsidePlan, before: Map<string, Snapshot>): OutsideWrites {
   const changes: FileChange[] = [];
-  const learnt = plan.calibration && "patterns" in plan.calibration ? plan.calibration.patterns : [];
   for (const root of plan.roots) {
     const after = takeSnapshot(root.path, (rel) => isBookkeeping(root.name, rel));
     const { changes: own } = diffSnapshots(root.path, before.get(root.name) ?? new Map(), after);
-    for (const c of own) {
-      const named = `${root.name}/${c.path}`;
-      if (!(root.name === "$HOME" && isClaudeGitIgnore(c)) && !((root.name === "$HOME" || root.name === "$TMPDIR") && matchesCalibration(learnt, named))) changes.push({ ...c, path: named });
-    }
+    for (const c of own) if (!(root.name === "$HOME" && isClaudeGitIgnore(c))) changes.push({ ...c, path: `${root.name}/${c.path}` });
   }
   return {
     sandbox: plan.sandbox,
     roots: plan.roots.map((r) => ({ name: r.name, path: r.path, ...(r.copiedFrom ? { copiedFrom: r.copiedFrom } : {}) })),
     changes,
     uncovered: [...plan.uncovered],
-    ...(plan.calibration ? { calibration: plan.calibration } : {}),
   };
 }
