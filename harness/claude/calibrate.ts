@@ -1,5 +1,5 @@
 /**
- * Calibrating a claude version before its first trial (harness/workdir/calibration.ts says why):
+ * Calibrating a claude version after its first trial (harness/workdir/calibration.ts says why):
  * two control runs, one after the other, through runHarness itself — the same binary, mock and
  * confinement as the trial — whose script calls no tool. Learnt once per version, user and
  * confinement, cached on disk; concurrent trials in one process wait for the same calibration.

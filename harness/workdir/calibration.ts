@@ -3,7 +3,7 @@
  *
  * The rules in outside.ts name the CLI's bookkeeping proctor knows (session logs, its TMPDIR
  * folders). A new claude writes somewhere new — 2.1.332 added a file-watch probe under TMPDIR —
- * and that write would read as the agent's. So before the first trial of a claude version, proctor
+ * and that write would read as the agent's. So once the first trial of a claude version ended, proctor
  * runs two control trials whose script calls no tool and says one word; what they write beyond the
  * rules is that version's bookkeeping. A path segment that differs between the two controls (a
  * random suffix, a session id) becomes `*`; a path only one control wrote keeps its hex and digit
