@@ -20,17 +20,21 @@ let support: ObserverSupport | undefined;
 
 /** Probe once per process: strace present, and allowed to trace (ptrace refused in some containers). */
 export function observerSupport(): ObserverSupport {
-  if (support) return support;
-  const probe = spawnSync("strace", ["-f", "-qq", "-o", "/dev/null", "-e", "trace=execve", "--seccomp-bpf", "--", "true"], { encoding: "utf8", timeout: 10_000 });
+  support ??= probeStrace("strace");
+  return support;
+}
+
+/** Can this strace trace a child here? Uncached: `observerSupport` is the once-per-process answer. */
+export function probeStrace(strace: string): ObserverSupport {
+  // The run's own options: a strace too old for one of them (--pidns-translation needs 5.9) fails here, not mid-run.
+  const probe = spawnSync(strace, [...straceArgs("/dev/null", true), "true"], { encoding: "utf8", timeout: 10_000 });
   if (probe.error) {
-    support = { usable: false, reason: (probe.error as NodeJS.ErrnoException).code === "ENOENT" ? "strace is not installed (apt-get install -y strace)" : `strace could not start (${probe.error.message})` };
+    return { usable: false, reason: (probe.error as NodeJS.ErrnoException).code === "ENOENT" ? "strace is not installed (apt-get install -y strace)" : `strace could not start (${probe.error.message})` };
   } else if (probe.status !== 0) {
     const why = probe.stderr.trim().split("\n").at(-1) ?? "";
-    support = { usable: false, reason: `strace cannot trace here (${why || `exit ${probe.status}`}): ptrace is refused — allow it (CAP_SYS_PTRACE, kernel.yama.ptrace_scope ≤ 1) or pass observe: false` };
-  } else {
-    support = { usable: true, strace: "strace" };
+    return { usable: false, reason: `strace cannot trace here (${why || `exit ${probe.status}`}): ptrace is refused or strace is older than 5.9 — allow ptrace (CAP_SYS_PTRACE, kernel.yama.ptrace_scope ≤ 1), update strace, or pass observe: false` };
   }
-  return support;
+  return { usable: true, strace };
 }
 
 let warned = false;

@@ -1,6 +1,7 @@
 /** The strace-log reader and the attribution on recorded lines (strace 6.1, claude 2.1.197 and 2.1.332 runs, shortened). */
 import { describe, expect, it } from "vitest";
 import { attributeEffects, quoteForEval, type ObserveContext } from "../../harness/observe/attribute.js";
+import { probeStrace } from "../../harness/observe/observer.js";
 import { parseStraceLog } from "../../harness/observe/read-log.js";
 import { decodeEscapes, LineJoiner, parseCallLine } from "../../harness/observe/strace-line.js";
 import type { ToolCall, Trace } from "../../src/trace/types.js";
@@ -109,5 +110,15 @@ describe("reading a log and tying effects to owners", () => {
 
   it("a log cut inside a line is a gap", () => {
     expect(parseStraceLog('5 openat(AT_FDCWD</w>, "f", O_WRONLY').gaps).toEqual([expect.stringContaining("cut short")]);
+  });
+});
+
+describe("where strace cannot run", () => {
+  it("says why and how to install it", () => {
+    expect(probeStrace("/nonexistent/strace")).toEqual({ usable: false, reason: expect.stringContaining("apt-get install -y strace") });
+  });
+
+  it("a strace that cannot trace is refused with the reason", () => {
+    expect(probeStrace("false")).toEqual({ usable: false, reason: expect.stringContaining("ptrace is refused") });
   });
 });
