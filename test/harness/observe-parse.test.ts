@@ -101,6 +101,17 @@ describe("reading a log and tying effects to owners", () => {
     expect(t2.observation?.gaps).toEqual([expect.stringContaining("Bash call c9")]);
   });
 
+  it("finds the shell of a command longer than strace prints (the argument cut short)", () => {
+    const long = `echo ${"a".repeat(40)} and more text than the log kept`;
+    const cutLog = `100 execve("/bin/claude", ["/bin/claude"], 0x1 /* 1 vars */) = 0
+100 clone(child_stack=NULL, flags=SIGCHLD) = 500
+500 execve("/bin/bash", ["/bin/bash", "-c", "source /s && eval 'echo ${"a".repeat(40)} and mo"...], 0x1 /* 1 vars */) = 0
+500 openat(AT_FDCWD</w>, "long.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</w/long.txt>
+`;
+    const t3 = attributeEffects(trace([call("c5", "Bash", { command: long })]), parseStraceLog(cutLog), CONTEXT);
+    expect(t3.toolCalls[0]?.observed?.map(brief)).toEqual(["write /w/long.txt"]);
+  });
+
   it("caps what one process may hold, and says so", () => {
     const lines = Array.from({ length: 50 }, (_, i) => `5 openat(AT_FDCWD</w>, "f${i}", O_WRONLY|O_CREAT, 0666) = 3</w/f${i}>`).join("\n");
     const capped = parseStraceLog(`${lines}\n`, { perProcess: 10, total: 100, processes: 10 });
