@@ -65,6 +65,21 @@ describe.skipIf(!usable)("observer (real claude, real strace)", () => {
     await r.cleanup();
   });
 
+  it("without claude's sandbox the shell is claude's direct child: still tied to its call", async () => {
+    const r = await observed(
+      runHarness({
+        prompt: "write",
+        sandbox: { off: "the observer must find a shell claude starts without its sandbox's layers" },
+        allowedTools: ["Bash"],
+        script: { turns: [{ tools: [{ name: "Bash", input: { command: "echo free > free.txt && cat free.txt" } }] }, { text: "Done." }] },
+      }),
+    );
+    const id = callId(r.trace, (i) => i.command === "echo free > free.txt && cat free.txt");
+    expect(ownersOf(r.trace, r.workDir, "free.txt")).toEqual([`call:${id}`]);
+    expect(r.trace.toolCalls.find((c) => c.id === id)?.observed?.filter((e) => e.kind === "exec").map((e) => e.argv?.[0])).toEqual(["cat"]);
+    await r.cleanup();
+  });
+
   it("a run_in_background Bash call and a subagent's Bash call: each on its own call", async () => {
     const r = await observed(
       runHarness({
