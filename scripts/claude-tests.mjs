@@ -1,7 +1,7 @@
 // The test files that run the real claude binary, for CI's second pass on the newest published
 // claude: every test file that calls a harness entry point (runHarness, runReplay, runEval, the
-// promptfoo provider, `proctor run|replay|bisect`) or asks which claude it runs. Derived from the
-// sources each time, so a new real-binary test joins the pass by itself.
+// promptfoo provider, the claude judge, `proctor run|replay|bisect`) or asks which claude it runs.
+// Derived from the sources each time, so a new real-binary test joins the pass by itself.
 //
 // The pattern reads names, not what a file does with them, so it also picks files that name an
 // entry point and never start the real claude (a message that mentions runHarness, a run refused
@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const REAL_BINARY = /\brunHarness\b|\brunReplay\b|\brunEval\b|\bProctorProvider\b|\bclaudeVersion\(|\batLeast\(|proctor.s provider|proctor\(\["(run|replay|bisect)"/;
+const REAL_BINARY = /\brunHarness\b|\brunReplay\b|\brunEval\b|\bProctorProvider\b|\bclaudeJudge\(|\bclaudeVersion\(|\batLeast\(|proctor.s provider|proctor\(\["(run|replay|bisect)"/;
 const TEST_FILE = /\.test\.(ts|mjs)$/;
 
 /** File → [sha256 of its content (first 16 hex), why its outcome cannot depend on the claude version]. */
@@ -34,6 +34,11 @@ const NEVER_RUNS_CLAUDE = {
   "test/run/forecast-cli.test.ts": ["28fa95ecdedf136c", "`proctor run --forecast` plans trials and runs none"],
 };
 
+/** Files that run the real claude through code the pattern cannot see, with how. */
+const ALSO_RUNS_CLAUDE = {
+  "test/docs/docs-numbers.test.ts": "runs the README's measure example, read from README.md at test time: 20 trials on the real claude",
+};
+
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
@@ -50,12 +55,17 @@ const nodeTest = [];
 for (const root of ["test", "examples"]) {
   for (const file of walk(root)) {
     const text = readFileSync(file, "utf8");
-    if (!REAL_BINARY.test(text)) continue;
+    if (!REAL_BINARY.test(text) && !ALSO_RUNS_CLAUDE[file]) continue;
     const never = NEVER_RUNS_CLAUDE[file];
     if (never && never[0] === sha(text)) continue;
     if (never) process.stderr.write(`claude-tests: ${file} changed since it was found not to run claude (${never[1]}); it runs in this pass until it is checked again and its hash (${sha(text)}) updated in scripts/claude-tests.mjs\n`);
     (file.endsWith(".mjs") ? nodeTest : vitest).push(file);
   }
+}
+const missing = Object.keys(ALSO_RUNS_CLAUDE).filter((f) => !vitest.includes(f) && !nodeTest.includes(f));
+if (missing.length > 0) {
+  process.stderr.write(`claude-tests: ${missing.join(", ")} listed in ALSO_RUNS_CLAUDE but not found; update scripts/claude-tests.mjs\n`);
+  process.exit(1);
 }
 const files = process.argv[2] === "node" ? nodeTest : vitest;
 if (files.length > 0) process.stdout.write(`${files.sort().join("\n")}\n`);
