@@ -16,8 +16,10 @@ import { CLAUDE_FAILURES } from "./failure.js";
 import { withHealth } from "./health.js";
 import { withMcpWait } from "./mcp-wait.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
-import { attributeSandboxDenials, hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
+import { hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
+import { mockForwarder, trialJail } from "./jail.js";
+import type { LaunchWrapper } from "../run/lifecycle.js";
 
 /** What a harness run produced. */
 export interface HarnessResult extends AgentRunResult<HarnessResult> {
@@ -62,27 +64,36 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   validateSpec(spec);
   refuseRootBypass(spec, "runHarness");
   refuseOwnedEnv(spec);
+  // The mock tier runs the whole trial in proctor's jail unless the spec says why not.
   const sandbox = sandboxState(spec.sandbox, true);
-  refuseSandboxConflict("runHarness", spec.settings, sandbox);
+  refuseSandboxConflict("runHarness", spec.settings, sandbox, true);
   if (sandbox.on) sandboxPreflight("runHarness");
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
   let trial: HermeticTrial | undefined;
   const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
+  const forwarder = sandbox.on ? await mockForwarder(mock.url) : undefined;
   return runAgentProcess<HarnessResult, MockRun>({
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     prepare() {
-      trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox);
+      trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox, forwarder !== undefined);
       const { dirs } = trial;
       const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
-      return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside };
+      const wrappers: LaunchWrapper[] = [];
+      if (forwarder !== undefined) {
+        const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
+        wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys()], writable: allowWrite }, forwarder));
+      }
+      return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside, wrappers };
     },
     readTrace: (proc) => {
       const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
       const copies = trial?.pluginCopies ?? new Map<string, string>();
-      const trace = withOriginalPlugins(sandbox.on ? attributeSandboxDenials(parsed) : parsed, copies);
+      // Jailed, the jail's finish() marks its refusals (jail.ts); off, nothing confined Bash.
+      const trace = withOriginalPlugins(parsed, copies);
       const unloaded = originalPaths(unloadedPlugins(trace, spec.plugins ?? [], cwd), copies);
-      return unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
+      const read = unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
+      return sandbox.on ? read : { ...read, confinement: { mode: "off", reason: sandbox.reason, refused: [] } };
     },
     judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),
   });

@@ -100,10 +100,19 @@ export function sandboxPreflight(runner: string, env: NodeJS.ProcessEnv = proces
   });
 }
 
-/** Refuse a settings sandbox block that contradicts the spec's own `sandbox` (off in one, on in the other). */
-export function refuseSandboxConflict(runner: string, settings: Readonly<Record<string, unknown>> | undefined, state: SandboxState): void {
+/**
+ * Refuse a settings sandbox block that contradicts the spec's own `sandbox` (off in one, on in the
+ * other). `jail`: the run's sandbox is proctor's jail, where claude's own cannot start (its nested
+ * namespaces are refused), so `enabled: true` is refused too.
+ */
+export function refuseSandboxConflict(runner: string, settings: Readonly<Record<string, unknown>> | undefined, state: SandboxState, jail = false): void {
   const own = settings?.sandbox;
   if (!isPlainObject(own) || own.enabled === undefined) return;
+  if (jail && state.on && own.enabled === true) {
+    throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.settings.sandbox.enabled is true, but the trial runs in proctor's jail, where claude's own sandbox cannot start (nested namespaces are refused)`, {
+      detail: '  drop settings.sandbox: the jail confines Bash, hooks and MCP servers; or run outside the jail with claude\'s sandbox: sandbox: { off: "why" } and no settings.sandbox',
+    });
+  }
   if (own.enabled === state.on) return;
   throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.settings.sandbox.enabled is ${String(own.enabled)} but the run's sandbox is ${state.on ? "on" : "off"}`, {
     detail: state.on ? '  to run unsandboxed say why: sandbox: { off: "why" }' : "  drop sandbox: { off } from the spec to run sandboxed",

@@ -1,0 +1,234 @@
+/**
+ * The whole trial in proctor's own jail: claude and everything it starts — Bash, hooks, MCP
+ * servers, subagents — run inside one bubblewrap sandbox built from the gate's recipe
+ * (src/policy/confine.ts), so a trial is confined the same way whatever claude's version, whether
+ * its own sandbox works, and whether proctor runs as root. Claude's own sandbox is off inside
+ * (nested namespaces are refused).
+ *
+ * What the trial sees: the system dirs, claude's install dir, node's prefix, the project, the
+ * plugin sources and PATH's install prefixes, read-only; the trial's root (work dir, HOME, TMPDIR,
+ * the plugin and MCP copies) read-write; the host's /tmp hidden (a tmpfs) with those paths bound
+ * back wherever they live. No network: the mock model is reached through a unix socket. Outside,
+ * an in-process forwarder listens on a socket in a private dir and connects to the mock's TCP port;
+ * inside, socat listens on the mock's own loopback port and connects to that socket, so claude's
+ * ANTHROPIC_BASE_URL stays `http://127.0.0.1:PORT`.
+ *
+ * Two seccomp stages. Stage 1 (bwrap's `--seccomp`, everything inside, socat included) is the
+ * gate's allowlist with `socket(AF_UNIX)` allowed: socat needs it. Stage 2, applied by a few lines
+ * of Perl just before claude is exec'd, is the gate's program as it is — AF_UNIX refused however
+ * made, io_uring, keyrings, ptrace, bpf, mounts and namespaces refused — plus Landlock's scopes
+ * where the kernel has them (ABI 6: signals and abstract unix sockets to outside the domain).
+ * Filters stack: claude's tree runs under both. Landlock's write rule (stage 1, the gate's) allows
+ * writes beneath the trial's root, the jail's /tmp and /dev only.
+ */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { RunError } from "../../src/errors/proctor-error.js";
+import { bwrapArgParts, DEFAULT_LIMITS, jailPrelude, pathPrefixes, shellQuote, type ConfineLimits } from "../../src/policy/confine.js";
+import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.js";
+import type { Confinement, ConfinementRefusal, HookEvent, ToolCall, Trace } from "../../src/trace/types.js";
+import type { LaunchWrapper } from "../run/lifecycle.js";
+import type { ProcessResult } from "../process/run-process.js";
+import type { RunDirs } from "../workdir/prepare.js";
+
+/** Where the mock's socket appears inside the jail. */
+const MOCK_SOCKET_INSIDE = "/run/proctor/mock.sock";
+
+/** Numbers the Perl stage needs, by architecture (prctl, seccomp, landlock_create_ruleset, landlock_restrict_self). */
+const STAGE2_NR: Readonly<Record<string, { prctl: number; seccomp: number }>> = {
+  x64: { prctl: 157, seccomp: 317 },
+  arm64: { prctl: 167, seccomp: 277 },
+};
+
+/** Parts a test may leave out of stage 2, to watch what each closes get out. */
+export type JailStage2Part = SeccompPart | "stage2";
+
+export interface TrialJailOptions {
+  readonly dirs: RunDirs;
+  /** The project dir the trial was started from (spec.cwd): shown read-only. */
+  readonly projectCwd: string;
+  /** The trial's environment (PATH and HOME decide which install prefixes are shown). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The mock model's URL (`http://127.0.0.1:PORT`): its port is served inside. */
+  readonly mockUrl: string;
+  /** More paths shown read-only (plugin sources, the spec's fixture). */
+  readonly visible?: readonly string[];
+  /** More paths writable (the spec's `sandbox.allowWrite`). */
+  readonly writable?: readonly string[];
+  readonly limits?: Partial<ConfineLimits>;
+  /** Stage-2 parts left out (tests only). */
+  readonly omit?: readonly JailStage2Part[];
+  readonly bwrap?: string;
+}
+
+/** The node prefix (`/usr/local` for `/usr/local/bin/node`), the install dir of a binary (its `node_modules`, else its dir). */
+function installDir(binary: string): string {
+  let real = binary;
+  try {
+    real = realpathSync(binary);
+  } catch {
+    // A missing binary fails at spawn with its own message.
+  }
+  const ix = real.lastIndexOf("/node_modules/");
+  return ix >= 0 ? real.slice(0, ix + "/node_modules".length) : path.dirname(real);
+}
+
+/** The mock's loopback port, or a RunError: the jail serves only a port on 127.0.0.1 (or localhost) inside. */
+export function mockPort(url: string): { host: string; port: number } {
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(u.port || (u.protocol === "https:" ? 443 : 80));
+  if (host !== "127.0.0.1" && host !== "localhost") {
+    throw new RunError("SANDBOX_UNAVAILABLE", `runHarness: the mock model listens on ${u.host}, but inside proctor's jail only 127.0.0.1 is served`, {
+      detail: '  start the mock on 127.0.0.1 (the default), or run without the jail: sandbox: { off: "why" } (CLI: --no-sandbox "why")',
+    });
+  }
+  return { host, port };
+}
+
+/** The process-wide private dir (0700): stage 1's program and one forwarding socket per mock. */
+let privateDir: string | undefined;
+const forwarders = new Map<string, string>();
+
+function jailDir(): string {
+  if (privateDir === undefined) {
+    const dir = mkdtempSync(path.join(tmpdir(), "proctor-jail-"));
+    writeFileSync(path.join(dir, "stage1.bpf"), jailFilter([], { allowUnixSockets: true }));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    privateDir = dir;
+  }
+  return privateDir;
+}
+
+/**
+ * A unix socket that forwards each connection to the mock's TCP port, one per mock for the
+ * process (unref'd: it never keeps the process alive). Every jail binds it read-only.
+ */
+export async function mockForwarder(url: string): Promise<string> {
+  const { host, port } = mockPort(url);
+  const key = `${host}:${port}`;
+  const known = forwarders.get(key);
+  if (known) return known;
+  const socket = path.join(jailDir(), `mock-${port}.sock`);
+  const server = net.createServer((inside) => {
+    const mock = net.connect(port, host);
+    inside.pipe(mock).pipe(inside);
+    const close = () => {
+      inside.destroy();
+      mock.destroy();
+    };
+    inside.on("error", close).on("close", close);
+    mock.on("error", close).on("close", close);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socket, () => resolve());
+  });
+  server.unref();
+  forwarders.set(key, socket);
+  return socket;
+}
+
+/**
+ * Stage 2, in Perl (no compiler; Debian's perl-base is essential): wait for socat's listener on
+ * the mock's port (polling the jail's own /proc/net/tcp, bounded), set no_new_privs, add Landlock's
+ * scopes where the ABI has them, load the strict seccomp program, exec claude.
+ */
+export function stage2Perl(nr: { prctl: number; seccomp: number }): string {
+  return [
+    "my ($hex, $port, @cmd) = @ARGV;",
+    'my $want = sprintf("0100007F:%04X 00000000:0000 0A", $port); my $up = 0; my $until = time + 60;',
+    'while (time <= $until) { if (open(my $f, "<", "/proc/net/tcp")) { local $/; my $t = <$f>; close $f; if (index($t, $want) >= 0) { $up = 1; last; } } select(undef, undef, undef, 0.005); }',
+    'die "proctor jail: the forwarder to the mock model did not listen on 127.0.0.1:$port within 60 s (socat)\\n" unless $up;',
+    `syscall(${nr.prctl}, 38, 1, 0, 0, 0) == 0 or die "proctor jail: PR_SET_NO_NEW_PRIVS: $!\\n";`,
+    // Landlock ABI 6 scopes: LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL.
+    'my $abi = syscall(444, 0, 0, 1); if ($abi >= 6) { my $attr = pack("QQQ", 0, 0, 3); my $rs = syscall(444, $attr, 24, 0); $rs >= 0 or die "proctor jail: landlock scopes: $!\\n"; syscall(446, $rs, 0) == 0 or die "proctor jail: landlock scopes: $!\\n"; }',
+    'if ($hex ne "") { my $prog = pack("H*", $hex); my $fprog = pack("S x6 P", length($prog) / 8, $prog);',
+    `  syscall(${nr.seccomp}, 1, 0, $fprog) == 0 or die "proctor jail: seccomp: $!\\n"; }`,
+    'exec { $cmd[0] } @cmd or die "proctor jail: exec $cmd[0]: $!\\n";',
+  ].join(" ");
+}
+
+/** The jail around one trial: a LaunchWrapper named `jail`. `forwarder` is mockForwarder(mockUrl)'s socket. */
+export function trialJail(opts: TrialJailOptions, forwarder: string): LaunchWrapper {
+  const { dirs } = opts;
+  const { port } = mockPort(opts.mockUrl);
+  const nr = STAGE2_NR[process.arch];
+  if (!nr) throw new RunError("SANDBOX_UNAVAILABLE", `runHarness: proctor's jail runs on x86_64 and aarch64, not ${process.arch}`, { detail: '  run without it: sandbox: { off: "why" } (CLI: --no-sandbox "why")' });
+  const omit = new Set(opts.omit ?? []);
+  return {
+    name: "jail",
+    wrap(binary, args) {
+      const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)];
+      const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits: { ...DEFAULT_LIMITS, ...opts.limits }, setTmpdir: false };
+      const { mounts, finish } = bwrapArgParts(confine);
+      const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter([...omit].filter((p): p is SeccompPart => p !== "stage2"))).toString("hex");
+      const inner = [
+        `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${MOCK_SOCKET_INSIDE} </dev/null >/dev/null &`,
+        `exec /usr/bin/perl -e ${shellQuote(stage2Perl(nr))} -- ${shellQuote(stage2)} ${port} ${[binary, ...args].map(shellQuote).join(" ")}`,
+      ].join(" ");
+      const bwrap = [...mounts, "--ro-bind", forwarder, MOCK_SOCKET_INSIDE, ...finish, "--seccomp", "3", "--", "/bin/bash", "-c", jailPrelude(confine), "proctor-jail", inner];
+      // bwrap reads its seccomp program from a descriptor: a one-line bash opens it as fd 3.
+      return { binary: "/bin/bash", args: ["-c", 'exec 3< "$1" && shift && exec "$@"', "proctor-jail", path.join(jailDir(), "stage1.bpf"), opts.bwrap ?? "bwrap", ...bwrap] };
+    },
+    finish(trace: Trace, _proc: ProcessResult): Trace {
+      const marked = attributeJailDenials(trace, dirs.root);
+      const confinement: Confinement = { mode: "jail", refused: jailRefusals(marked, dirs.root) };
+      return { ...marked, confinement };
+    },
+  };
+}
+
+/** A line that says the jail refused something, as programs print it: what kind, which errno. */
+const REFUSAL_LINES: readonly { readonly re: RegExp; readonly what: string; readonly errno: string }[] = [
+  { re: /Read-only file system|\bEROFS\b/, what: "write", errno: "EROFS" },
+  { re: /No locks available|\bENOLCK\b/, what: "lock", errno: "ENOLCK" },
+  { re: /Function not implemented|\bENOSYS\b/, what: "syscall", errno: "ENOSYS" },
+  { re: /Address family not supported|\bEAFNOSUPPORT\b/, what: "socket", errno: "EAFNOSUPPORT" },
+  { re: /Network is unreachable|\bENETUNREACH\b/, what: "network", errno: "ENETUNREACH" },
+  { re: /Operation not permitted|\bEPERM\b/, what: "syscall", errno: "EPERM" },
+  { re: /permission denied|\bEACCES\b/i, what: "write", errno: "EACCES" },
+];
+
+/** The absolute path a refusal line names (`bash: /x/y: Read-only file system`, `open '/x/y'`), if any. */
+function pathIn(line: string): string | undefined {
+  return /(?:^|[\s'"`(:])(\/[^\s'"`:)]+)/.exec(line)?.[1];
+}
+
+/** The refusal lines of one output, as entries (a `Permission denied` on a path inside the trial is the file's own mode, not the jail). */
+function refusalsIn(text: string | undefined, root: string, who: { callId?: string; owner?: string }): ConfinementRefusal[] {
+  const out: ConfinementRefusal[] = [];
+  for (const raw of (text ?? "").split("\n")) {
+    const line = raw.trim();
+    const hit = REFUSAL_LINES.find((r) => r.re.test(line));
+    if (!hit) continue;
+    const target = pathIn(line);
+    if (hit.errno === "EACCES" && target !== undefined && (target === root || target.startsWith(`${root}/`))) continue;
+    const what = /socket|connect/i.test(line) ? "socket" : /\bmount\b/.test(line) ? "mount" : hit.what;
+    out.push({ kind: "confinement-refused", ...who, what, target: target ?? "", errno: hit.errno, message: line.length > 300 ? `${line.slice(0, 299)}…` : line });
+  }
+  return out;
+}
+
+/** Every refusal visible in the run: Bash and MCP results, hooks' stderr. */
+export function jailRefusals(trace: Trace, root: string): ConfinementRefusal[] {
+  const out: ConfinementRefusal[] = [];
+  for (const call of trace.toolCalls) {
+    if (call.name === "Bash" || call.name.startsWith("mcp__")) out.push(...refusalsIn(call.result, root, { callId: call.id, ...(call.name.startsWith("mcp__") ? { owner: call.name.split("__")[1] } : {}) }));
+  }
+  for (const hook of trace.hooks as readonly HookEvent[]) out.push(...refusalsIn(hook.stderr, root, { owner: hook.name, ...(hook.callId ? { callId: hook.callId } : {}) }));
+  return out;
+}
+
+/** A failed Bash call whose result shows a jail refusal was stopped by the jail: `denied` by `sandbox`. */
+export function attributeJailDenials(trace: Trace, root: string): Trace {
+  let changed = false;
+  const toolCalls = trace.toolCalls.map((call: ToolCall) => {
+    if (call.name !== "Bash" || call.status !== "failure" || refusalsIn(call.result, root, {}).length === 0) return call;
+    changed = true;
+    return { ...call, status: "denied" as const, deniedBy: "sandbox" as const };
+  });
+  return changed ? { ...trace, toolCalls } : trace;
+}
