@@ -21,7 +21,7 @@
  * Filters stack: claude's tree runs under both. Landlock's write rule (stage 1, the gate's) allows
  * writes beneath the trial's root, the jail's /tmp and /dev only.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -42,8 +42,14 @@ const STAGE2_NR: Readonly<Record<string, { prctl: number; seccomp: number }>> = 
   arm64: { prctl: 167, seccomp: 277 },
 };
 
-/** Parts a test may leave out of stage 2, to watch what each closes get out. */
-export type JailStage2Part = SeccompPart | "stage2";
+/**
+ * Parts a test may leave out, to watch what each closes get out: a seccomp part (from both
+ * stages: stage 1 alone already refuses all but AF_UNIX), or the whole of stage 2.
+ */
+export type JailPart = SeccompPart | "stage2";
+
+/** Tests only: parts every jail this process builds leaves out (runHarness takes no such field). */
+export const jailTesting: { omit: readonly JailPart[] } = { omit: [] };
 
 export interface TrialJailOptions {
   readonly dirs: RunDirs;
@@ -58,8 +64,8 @@ export interface TrialJailOptions {
   /** More paths writable (the spec's `sandbox.allowWrite`). */
   readonly writable?: readonly string[];
   readonly limits?: Partial<ConfineLimits>;
-  /** Stage-2 parts left out (tests only). */
-  readonly omit?: readonly JailStage2Part[];
+  /** Parts left out (tests only; default jailTesting.omit). */
+  readonly omit?: readonly JailPart[];
   readonly bwrap?: string;
 }
 
@@ -95,11 +101,17 @@ const forwarders = new Map<string, string>();
 function jailDir(): string {
   if (privateDir === undefined) {
     const dir = mkdtempSync(path.join(tmpdir(), "proctor-jail-"));
-    writeFileSync(path.join(dir, "stage1.bpf"), jailFilter([], { allowUnixSockets: true }));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     privateDir = dir;
   }
   return privateDir;
+}
+
+/** Stage 1's program, as a file bwrap reads (one per set of parts left out). */
+function stage1File(omit: readonly SeccompPart[]): string {
+  const file = path.join(jailDir(), `stage1${omit.length ? `-${[...omit].sort().join("-")}` : ""}.bpf`);
+  if (!existsSync(file)) writeFileSync(file, jailFilter(omit, { allowUnixSockets: true }));
+  return file;
 }
 
 /**
@@ -157,21 +169,22 @@ export function trialJail(opts: TrialJailOptions, forwarder: string): LaunchWrap
   const { port } = mockPort(opts.mockUrl);
   const nr = STAGE2_NR[process.arch];
   if (!nr) throw new RunError("SANDBOX_UNAVAILABLE", `runHarness: proctor's jail runs on x86_64 and aarch64, not ${process.arch}`, { detail: '  run without it: sandbox: { off: "why" } (CLI: --no-sandbox "why")' });
-  const omit = new Set(opts.omit ?? []);
+  const omit = new Set(opts.omit ?? jailTesting.omit);
+  const parts = [...omit].filter((p): p is SeccompPart => p !== "stage2");
   return {
     name: "jail",
     wrap(binary, args) {
       const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)];
       const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits: { ...DEFAULT_LIMITS, ...opts.limits }, setTmpdir: false };
       const { mounts, finish } = bwrapArgParts(confine);
-      const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter([...omit].filter((p): p is SeccompPart => p !== "stage2"))).toString("hex");
+      const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter(parts)).toString("hex");
       const inner = [
         `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${MOCK_SOCKET_INSIDE} </dev/null >/dev/null &`,
         `exec /usr/bin/perl -e ${shellQuote(stage2Perl(nr))} -- ${shellQuote(stage2)} ${port} ${[binary, ...args].map(shellQuote).join(" ")}`,
       ].join(" ");
       const bwrap = [...mounts, "--ro-bind", forwarder, MOCK_SOCKET_INSIDE, ...finish, "--seccomp", "3", "--", "/bin/bash", "-c", jailPrelude(confine), "proctor-jail", inner];
       // bwrap reads its seccomp program from a descriptor: a one-line bash opens it as fd 3.
-      return { binary: "/bin/bash", args: ["-c", 'exec 3< "$1" && shift && exec "$@"', "proctor-jail", path.join(jailDir(), "stage1.bpf"), opts.bwrap ?? "bwrap", ...bwrap] };
+      return { binary: "/bin/bash", args: ["-c", 'exec 3< "$1" && shift && exec "$@"', "proctor-jail", stage1File(parts), opts.bwrap ?? "bwrap", ...bwrap] };
     },
     finish(trace: Trace, _proc: ProcessResult): Trace {
       const marked = attributeJailDenials(trace, dirs.root);
@@ -183,18 +196,23 @@ export function trialJail(opts: TrialJailOptions, forwarder: string): LaunchWrap
 
 /** A line that says the jail refused something, as programs print it: what kind, which errno. */
 const REFUSAL_LINES: readonly { readonly re: RegExp; readonly what: string; readonly errno: string }[] = [
-  { re: /Read-only file system|\bEROFS\b/, what: "write", errno: "EROFS" },
-  { re: /No locks available|\bENOLCK\b/, what: "lock", errno: "ENOLCK" },
-  { re: /Function not implemented|\bENOSYS\b/, what: "syscall", errno: "ENOSYS" },
-  { re: /Address family not supported|\bEAFNOSUPPORT\b/, what: "socket", errno: "EAFNOSUPPORT" },
-  { re: /Network is unreachable|\bENETUNREACH\b/, what: "network", errno: "ENETUNREACH" },
-  { re: /Operation not permitted|\bEPERM\b/, what: "syscall", errno: "EPERM" },
+  { re: /read-only file system|\bEROFS\b/i, what: "write", errno: "EROFS" },
+  { re: /no locks available|\bENOLCK\b/i, what: "lock", errno: "ENOLCK" },
+  { re: /function not implemented|\bENOSYS\b/i, what: "syscall", errno: "ENOSYS" },
+  { re: /address family not supported|\bEAFNOSUPPORT\b/i, what: "socket", errno: "EAFNOSUPPORT" },
+  { re: /network is unreachable|\bENETUNREACH\b/i, what: "network", errno: "ENETUNREACH" },
+  { re: /operation not permitted|\bEPERM\b/i, what: "syscall", errno: "EPERM" },
   { re: /permission denied|\bEACCES\b/i, what: "write", errno: "EACCES" },
 ];
 
-/** The absolute path a refusal line names (`bash: /x/y: Read-only file system`, `open '/x/y'`), if any. */
-function pathIn(line: string): string | undefined {
-  return /(?:^|[\s'"`(:])(\/[^\s'"`:)]+)/.exec(line)?.[1];
+/**
+ * The absolute path a refusal line names: the last one before the error text (`bash: line 1:
+ * /x/y: Read-only file system` names /x/y, not bash), else the first after it (node's `EROFS:
+ * read-only file system, open '/x/y'`).
+ */
+function pathIn(line: string, at: number): string | undefined {
+  const paths = [...line.matchAll(/(?:^|[\s'"`(:])(\/[^\s'"`:,)]+)/g)].map((m) => ({ path: m[1] as string, ix: (m.index ?? 0) + m[0].length }));
+  return paths.filter((p) => p.ix <= at).at(-1)?.path ?? paths.find((p) => p.ix > at)?.path;
 }
 
 /** The refusal lines of one output, as entries (a `Permission denied` on a path inside the trial is the file's own mode, not the jail). */
@@ -204,7 +222,7 @@ function refusalsIn(text: string | undefined, root: string, who: { callId?: stri
     const line = raw.trim();
     const hit = REFUSAL_LINES.find((r) => r.re.test(line));
     if (!hit) continue;
-    const target = pathIn(line);
+    const target = pathIn(line, line.search(hit.re));
     if (hit.errno === "EACCES" && target !== undefined && (target === root || target.startsWith(`${root}/`))) continue;
     const what = /socket|connect/i.test(line) ? "socket" : /\bmount\b/.test(line) ? "mount" : hit.what;
     out.push({ kind: "confinement-refused", ...who, what, target: target ?? "", errno: hit.errno, message: line.length > 300 ? `${line.slice(0, 299)}…` : line });
