@@ -30,6 +30,7 @@ import { bwrapArgParts, DEFAULT_LIMITS, jailPrelude, pathPrefixes, shellQuote, t
 import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.js";
 import type { Confinement, ConfinementRefusal, HookEvent, ToolCall, Trace } from "../../src/trace/types.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
+import { trackDir, untrackDir } from "../process/live.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { RunDirs } from "../workdir/prepare.js";
 
@@ -94,53 +95,65 @@ export function mockPort(url: string): { host: string; port: number } {
   return { host, port };
 }
 
-/** The process-wide private dir (0700): stage 1's program and one forwarding socket per mock. */
-let privateDir: string | undefined;
-const forwarders = new Map<string, string>();
-
-function jailDir(): string {
-  if (privateDir === undefined) {
-    const dir = mkdtempSync(path.join(tmpdir(), "proctor-jail-"));
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-    privateDir = dir;
-  }
-  return privateDir;
-}
-
-/** Stage 1's program, as a file bwrap reads (one per set of parts left out). */
-function stage1File(omit: readonly SeccompPart[]): string {
-  const file = path.join(jailDir(), `stage1${omit.length ? `-${[...omit].sort().join("-")}` : ""}.bpf`);
-  if (!existsSync(file)) writeFileSync(file, jailFilter(omit, { allowUnixSockets: true }));
-  return file;
-}
-
 /**
- * A unix socket that forwards each connection to the mock's TCP port, one per mock for the
- * process (unref'd: it never keeps the process alive). Every jail binds it read-only.
+ * What one jailed trial holds outside: a private dir (0700, removed with the process whichever way
+ * it ends) with stage 1's program and a unix socket whose connections are forwarded to the mock's
+ * TCP port. Per trial, so nothing outlives it; `close()` is idempotent.
  */
-export async function mockForwarder(url: string): Promise<string> {
+export interface JailHost {
+  readonly dir: string;
+  readonly socket: string;
+  close(): void;
+}
+
+/** Open a trial's JailHost for the mock at `url` (a RunError when the mock is not on loopback). */
+export async function openJailHost(url: string): Promise<JailHost> {
   const { host, port } = mockPort(url);
-  const key = `${host}:${port}`;
-  const known = forwarders.get(key);
-  if (known) return known;
-  const socket = path.join(jailDir(), `mock-${port}.sock`);
+  const dir = mkdtempSync(path.join(tmpdir(), "proctor-jail-"));
+  // Removed by the exit hook, or by the supervisor after a SIGKILL, if close() never runs.
+  trackDir(dir);
+  const socket = path.join(dir, "mock.sock");
+  const open = new Set<net.Socket>();
   const server = net.createServer((inside) => {
     const mock = net.connect(port, host);
+    open.add(inside).add(mock);
     inside.pipe(mock).pipe(inside);
     const close = () => {
       inside.destroy();
       mock.destroy();
+      open.delete(inside);
+      open.delete(mock);
     };
     inside.on("error", close).on("close", close);
     mock.on("error", close).on("close", close);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socket, () => resolve());
-  });
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    server.close();
+    for (const s of open) s.destroy();
+    rmSync(dir, { recursive: true, force: true });
+    untrackDir(dir);
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socket, () => resolve());
+    });
+  } catch (error) {
+    close();
+    throw error;
+  }
   server.unref();
-  forwarders.set(key, socket);
-  return socket;
+  return { dir, socket, close };
+}
+
+/** Stage 1's program, as a file bwrap reads (one per set of parts left out). */
+function stage1File(dir: string, omit: readonly SeccompPart[]): string {
+  const file = path.join(dir, `stage1${omit.length ? `-${[...omit].sort().join("-")}` : ""}.bpf`);
+  if (!existsSync(file)) writeFileSync(file, jailFilter(omit, { allowUnixSockets: true }));
+  return file;
 }
 
 /**
@@ -163,8 +176,8 @@ export function stage2Perl(nr: { prctl: number; seccomp: number }): string {
   ].join(" ");
 }
 
-/** The jail around one trial: a LaunchWrapper named `jail`. `forwarder` is mockForwarder(mockUrl)'s socket. */
-export function trialJail(opts: TrialJailOptions, forwarder: string): LaunchWrapper {
+/** The jail around one trial: a LaunchWrapper named `jail`. `host` is openJailHost(mockUrl)'s; dispose() closes it. */
+export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper {
   const { dirs } = opts;
   const { port } = mockPort(opts.mockUrl);
   const nr = STAGE2_NR[process.arch];
@@ -182,15 +195,16 @@ export function trialJail(opts: TrialJailOptions, forwarder: string): LaunchWrap
         `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${MOCK_SOCKET_INSIDE} </dev/null >/dev/null &`,
         `exec /usr/bin/perl -e ${shellQuote(stage2Perl(nr))} -- ${shellQuote(stage2)} ${port} ${[binary, ...args].map(shellQuote).join(" ")}`,
       ].join(" ");
-      const bwrap = [...mounts, "--ro-bind", forwarder, MOCK_SOCKET_INSIDE, ...finish, "--seccomp", "3", "--", "/bin/bash", "-c", jailPrelude(confine), "proctor-jail", inner];
+      const bwrap = [...mounts, "--ro-bind", host.socket, MOCK_SOCKET_INSIDE, ...finish, "--seccomp", "3", "--", "/bin/bash", "-c", jailPrelude(confine), "proctor-jail", inner];
       // bwrap reads its seccomp program from a descriptor: a one-line bash opens it as fd 3.
-      return { binary: "/bin/bash", args: ["-c", 'exec 3< "$1" && shift && exec "$@"', "proctor-jail", stage1File(parts), opts.bwrap ?? "bwrap", ...bwrap] };
+      return { binary: "/bin/bash", args: ["-c", 'exec 3< "$1" && shift && exec "$@"', "proctor-jail", stage1File(host.dir, parts), opts.bwrap ?? "bwrap", ...bwrap] };
     },
     finish(trace: Trace, _proc: ProcessResult): Trace {
       const marked = attributeJailDenials(trace, dirs.root);
       const confinement: Confinement = { mode: "jail", refused: jailRefusals(marked, dirs.root) };
       return { ...marked, confinement };
     },
+    dispose: () => host.close(),
   };
 }
 

@@ -18,7 +18,8 @@ import { withMcpWait } from "./mcp-wait.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
 import { hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
-import { mockForwarder, trialJail } from "./jail.js";
+import { openJailHost, trialJail } from "./jail.js";
+import { limitsFromEnv } from "../../src/policy/confine.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 
 /** What a harness run produced. */
@@ -67,22 +68,24 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   // The mock tier runs the whole trial in proctor's jail unless the spec says why not.
   const sandbox = sandboxState(spec.sandbox, true);
   refuseSandboxConflict("runHarness", spec.settings, sandbox, true);
-  if (sandbox.on) sandboxPreflight("runHarness");
+  if (sandbox.on) sandboxPreflight("runHarness", process.env, "jail");
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
   let trial: HermeticTrial | undefined;
   const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
-  const forwarder = sandbox.on ? await mockForwarder(mock.url) : undefined;
-  return runAgentProcess<HarnessResult, MockRun>({
+  const limits = sandbox.on ? limitsFromEnv(process.env) : undefined;
+  const host = sandbox.on ? await openJailHost(mock.url) : undefined;
+  try {
+    return await runAgentProcess<HarnessResult, MockRun>({
     ...run,
     timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     prepare() {
-      trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox, forwarder !== undefined);
+      trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox, host !== undefined);
       const { dirs } = trial;
       const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
       const wrappers: LaunchWrapper[] = [];
-      if (forwarder !== undefined) {
+      if (host !== undefined) {
         const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
-        wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys()], writable: allowWrite }, forwarder));
+        wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys()], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
       }
       return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside, wrappers };
     },
@@ -96,5 +99,9 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
       return sandbox.on ? read : { ...read, confinement: { mode: "off", reason: sandbox.reason, refused: [] } };
     },
     judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),
-  });
+    });
+  } finally {
+    // The run's wrappers close it too; this covers a run that failed before its wrappers existed.
+    host?.close();
+  }
 }
