@@ -21,7 +21,7 @@
  * Filters stack: claude's tree runs under both. Landlock's write rule (stage 1, the gate's) allows
  * writes beneath the trial's root, the jail's /tmp and /dev only.
  */
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -80,6 +80,15 @@ function installDir(binary: string): string {
   }
   const ix = real.lastIndexOf("/node_modules/");
   return ix >= 0 ? real.slice(0, ix + "/node_modules".length) : path.dirname(real);
+}
+
+function reachable(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The mock's loopback port, or a RunError: the jail serves only a port on 127.0.0.1 (or localhost) inside. */
@@ -187,7 +196,9 @@ export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper
   return {
     name: "jail",
     wrap(binary, args) {
-      const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)];
+      // bwrap's --ro-bind-try skips a missing path but fails on one this user cannot reach (a PATH
+      // entry under /root for a user that is not root): shown only what this process can stat.
+      const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)].filter(reachable);
       const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits: { ...DEFAULT_LIMITS, ...opts.limits }, setTmpdir: false };
       const { mounts, finish } = bwrapArgParts(confine);
       const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter(parts)).toString("hex");

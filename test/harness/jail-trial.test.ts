@@ -9,7 +9,7 @@
  * our own on each channel, never by timing.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -192,3 +192,71 @@ describe.skipIf(!canRun)("a whole trial in proctor's jail", () => {
     expect(arrivals().unix).toEqual([]);
   }, 400_000);
 });
+
+/**
+ * As a user that is not root: the same jail through a child node running as nobody (setpriv), on
+ * a temp dir that user owns — so without the jail each target below would be writable. Needs the
+ * built dist (the child imports it), setpriv, and unprivileged user namespaces; skipped, saying
+ * which, where one is missing.
+ */
+const dist = join(import.meta.dirname, "..", "..", "dist", "harness", "index.js");
+const setpriv = findOnPath("setpriv", process.env.PATH);
+const NOBODY = 65534;
+const asNobody = (args: string[]) => spawnSync(setpriv as string, [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...args], { encoding: "utf8" });
+const nonRootWhy = !canRun
+  ? "the jail cannot start here"
+  : process.getuid?.() !== 0
+    ? "already not root: the tests above ran as this user"
+    : !existsSync(dist)
+      ? "no dist/ (npm run build first)"
+      : !setpriv
+        ? "no setpriv on PATH"
+        : asNobody(["bwrap", "--ro-bind", "/", "/", "--unshare-all", "true"]).status !== 0
+          ? "unprivileged user namespaces are off (kernel.unprivileged_userns_clone=0 or user.max_user_namespaces=0)"
+          : undefined;
+if (nonRootWhy) console.warn(`jail-trial: the non-root trial is skipped: ${nonRootWhy}`);
+
+describe.skipIf(nonRootWhy !== undefined)("a whole trial in proctor's jail, as a user that is not root", () => {
+  it("the agent's Bash and a hook cannot write outside the trial though the user owns the targets, and the Trace says so", () => {
+    const home = mkdtempSync(join(tmpdir(), "proctor-jail-nobody-"));
+    try {
+      const proj = join(home, "project");
+      const out = join(proj, "outside");
+      const tmp = join(home, "tmp");
+      for (const d of [proj, out, tmp]) mkdirSync(d, { recursive: true });
+      const driver = join(home, "driver.mjs");
+      const claude = process.env.PROCTOR_CLAUDE ?? join(import.meta.dirname, "..", "..", "node_modules", ".bin", "claude");
+      writeFileSync(
+        driver,
+        `import { runHarness } from ${JSON.stringify(dist)};
+const r = await runHarness({
+  cwd: ${JSON.stringify(proj)}, claudePath: ${JSON.stringify(claude)}, prompt: "probe", allowedTools: ["Bash"], timeoutMs: 180000, reject: false,
+  settings: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: ${JSON.stringify(`echo PWNED >> ${out}/hook-PWNED || true`)} }] }] } },
+  script: { turns: [
+    { tools: [{ name: "Bash", input: { command: ${JSON.stringify(`echo PWNED > ${out}/bash-PWNED`)} } }] },
+    { tools: [{ name: "Bash", input: { command: ${JSON.stringify(`echo PWNED >> ${proj}/owned`)} } }] },
+    { text: "Done." },
+  ] },
+});
+process.stdout.write(JSON.stringify({ uid: process.getuid(), confinement: r.trace.confinement, failure: r.failure?.message }));
+await r.cleanup();
+`,
+      );
+      spawnSync("chown", ["-R", `${NOBODY}:${NOBODY}`, home]);
+      chownSync(home, NOBODY, NOBODY);
+      const r = asNobody(["env", `TMPDIR=${tmp}`, `HOME=${home}`, process.execPath, driver]);
+      expect(r.status, r.stderr).toBe(0);
+      const got = JSON.parse(r.stdout) as { uid: number; confinement: Trace["confinement"]; failure?: string };
+      expect(got.failure).toBeUndefined();
+      expect(got.uid).toBe(NOBODY);
+      for (const f of ["bash-PWNED", "hook-PWNED"]) expect(existsSync(join(out, f)), f).toBe(false);
+      expect(existsSync(join(proj, "owned"))).toBe(false);
+      expect(got.confinement?.mode).toBe("jail");
+      const targets = (got.confinement?.refused ?? []).map((x) => `${x.owner ?? "bash"} ${x.errno} ${x.target}`);
+      expect(targets).toEqual(expect.arrayContaining([`bash EROFS ${out}/bash-PWNED`, `bash EROFS ${proj}/owned`, `PreToolUse:Bash EROFS ${out}/hook-PWNED`]));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
