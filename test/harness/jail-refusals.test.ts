@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { attributeJailDenials, jailRefusals } from "../../harness/claude/jail.js";
+import { attributeJailDenials, jailRefusals, mockPort } from "../../harness/claude/jail.js";
+import { refuseSandboxConflict } from "../../harness/claude/sandbox.js";
 import type { ToolCall, Trace } from "../../src/trace/types.js";
 
 const ROOT = "/tmp/proctor-run-AbC123";
@@ -91,3 +92,18 @@ describe("the jail's refusals in a trial's output", () => {
     );
   });
 });
+
+describe("what a jailed trial refuses before it starts", () => {
+  it("claude's own sandbox turned on in the spec's settings (it cannot nest), naming both ways out", () => {
+    const on = { on: true, allowedDomains: [] } as const;
+    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, on, true)).toThrow(/cannot start[\s\S]*sandbox: \{ off: "why" \}/);
+    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, on, false)).not.toThrow();
+    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, { on: false, reason: "r" }, true)).toThrow(/enabled is true but the run's sandbox is off/);
+  });
+
+  it("a mock that is not on loopback: only 127.0.0.1 is served inside", () => {
+    expect(mockPort("http://127.0.0.1:4567")).toEqual({ host: "127.0.0.1", port: 4567 });
+    expect(() => mockPort("http://10.0.0.2:4567")).toThrow(/only 127\.0\.0\.1 is served[\s\S]*--no-sandbox/);
+  });
+});
+
