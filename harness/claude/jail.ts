@@ -25,6 +25,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync 
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { RunError } from "../../src/errors/proctor-error.js";
 import { bwrapArgParts, DEFAULT_LIMITS, jailPrelude, pathPrefixes, shellQuote, type ConfineLimits } from "../../src/policy/confine.js";
 import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.js";
@@ -80,6 +81,13 @@ function installDir(binary: string): string {
   }
   const ix = real.lastIndexOf("/node_modules/");
   return ix >= 0 ? real.slice(0, ix + "/node_modules".length) : path.dirname(real);
+}
+
+/** proctor's own package dir (its dist, its bins, the MCP stand-in): hooks and servers a trial runs may be proctor's. */
+function proctorRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
 }
 
 function reachable(p: string): boolean {
@@ -198,7 +206,7 @@ export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper
     wrap(binary, args) {
       // bwrap's --ro-bind-try skips a missing path but fails on one this user cannot reach (a PATH
       // entry under /root for a user that is not root): shown only what this process can stat.
-      const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)].filter(reachable);
+      const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), proctorRoot(), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)].filter(reachable);
       const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits: { ...DEFAULT_LIMITS, ...opts.limits }, setTmpdir: false };
       const { mounts, finish } = bwrapArgParts(confine);
       const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter(parts)).toString("hex");
