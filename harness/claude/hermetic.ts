@@ -22,8 +22,12 @@ export interface HermeticTrial {
   readonly outside: OutsidePlan;
 }
 
-/** Copy the spec's plugins and MCP servers into the trial, add the sandbox settings, and name the roots. */
-export function hermeticTrial(spec: HarnessSpec, dirs: RunDirs, cwd: string, sandbox: SandboxState): HermeticTrial {
+/**
+ * Copy the spec's plugins and MCP servers into the trial, add the sandbox settings, and name the
+ * roots. `jail`: the whole trial runs in proctor's jail (harness/claude/jail.ts), which confines
+ * Bash, hooks and MCP servers alike; claude's own sandbox stays off (it cannot nest in the jail).
+ */
+export function hermeticTrial(spec: HarnessSpec, dirs: RunDirs, cwd: string, sandbox: SandboxState, jail = false): HermeticTrial {
   const pluginCopies = new Map<string, string>();
   const taken = new Set<string>();
   const roots: OutsideRoot[] = [
@@ -50,7 +54,7 @@ export function hermeticTrial(spec: HarnessSpec, dirs: RunDirs, cwd: string, san
   });
 
   let settingsFile = dirs.settingsFile;
-  if (sandbox.on) {
+  if (sandbox.on && !jail) {
     settingsFile = path.join(dirs.root, "settings.json");
     writeFileSync(settingsFile, JSON.stringify(withSandbox(spec.settings, sandboxSettings(sandbox, dirs.tmpDir, spec.sandbox, cwd)), null, 2));
   }

@@ -17,9 +17,12 @@ import { CLAUDE_FAILURES } from "./failure.js";
 import { withHealth } from "./health.js";
 import { withMcpWait } from "./mcp-wait.js";
 import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } from "./spec.js";
-import { attributeSandboxDenials, hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
+import { hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
 import { withCalibration } from "./calibrate.js";
+import { openJailHost, trialJail } from "./jail.js";
+import { limitsFromEnv } from "../../src/policy/confine.js";
+import type { LaunchWrapper } from "../run/lifecycle.js";
 
 /** What a harness run produced. */
 export interface HarnessResult extends AgentRunResult<HarnessResult> {
@@ -64,34 +67,51 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   validateSpec(spec);
   refuseRootBypass(spec, "runHarness");
   refuseOwnedEnv(spec);
+  // The mock tier runs the whole trial in proctor's jail unless the spec says why not.
   const sandbox = sandboxState(spec.sandbox, true);
-  refuseSandboxConflict("runHarness", spec.settings, sandbox);
-  if (sandbox.on) sandboxPreflight("runHarness");
+  refuseSandboxConflict("runHarness", spec.settings, sandbox, true);
+  if (sandbox.on) sandboxPreflight("runHarness", process.env, "jail");
   const observe = observing(spec.observe);
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
   let trial: HermeticTrial | undefined;
   const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
-  const result = await runAgentProcess<HarnessResult, MockRun>({
-    ...run,
-    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    prepare() {
-      trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox);
-      const { dirs } = trial;
-      const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
-      const args = buildArgs(trial.spec, dirs, cwd);
-      const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));
-      const wrappers = observe ? [createObserver({ context: () => claudeObserveContext(run.binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) })] : [];
-      return { dirs, args, env, outside: trial.outside, wrappers };
-    },
-    readTrace: (proc) => {
-      const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
-      const copies = trial?.pluginCopies ?? new Map<string, string>();
-      const trace = withOriginalPlugins(sandbox.on ? attributeSandboxDenials(parsed) : parsed, copies);
-      const unloaded = originalPaths(unloadedPlugins(trace, spec.plugins ?? [], cwd), copies);
-      return unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
-    },
-    judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),
-  });
+  const limits = sandbox.on ? limitsFromEnv(process.env) : undefined;
+  const host = sandbox.on ? await openJailHost(mock.url) : undefined;
+  let result: HarnessResult;
+  try {
+    result = await runAgentProcess<HarnessResult, MockRun>({
+      ...run,
+      timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      prepare() {
+        trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox, host !== undefined);
+        const { dirs } = trial;
+        const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
+        const wrappers: LaunchWrapper[] = [];
+        if (host !== undefined) {
+          const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
+          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys()], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
+        }
+        const args = buildArgs(trial.spec, dirs, cwd);
+        const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));
+        // The observer goes around the jail (wrappers are innermost first): strace follows claude's tree into it from outside.
+        if (observe) wrappers.push(createObserver({ context: () => claudeObserveContext(run.binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) }));
+        return { dirs, args, env, outside: trial.outside, wrappers };
+      },
+      readTrace: (proc) => {
+        const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });
+        const copies = trial?.pluginCopies ?? new Map<string, string>();
+        // Jailed, the jail's finish() marks its refusals (jail.ts); off, nothing confined Bash.
+        const trace = withOriginalPlugins(parsed, copies);
+        const unloaded = originalPaths(unloadedPlugins(trace, spec.plugins ?? [], cwd), copies);
+        const read = unloaded.length ? { ...trace, errors: [...trace.errors, ...unloaded] } : trace;
+        return sandbox.on ? read : { ...read, confinement: { mode: "off", reason: sandbox.reason, refused: [] } };
+      },
+      judgeHealth: (trace, dirs, mockRun) => withHealth(trace, spec, dirs, mockRun),
+    });
+  } finally {
+    // The run's wrappers close it too; this covers a run that failed before its wrappers existed.
+    host?.close();
+  }
   const trace = await withCalibration(result.trace, spec, run.binary, sandbox.on, runHarness);
   return trace === result.trace ? result : { ...result, trace };
 }

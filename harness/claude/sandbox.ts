@@ -61,15 +61,21 @@ export function withSandbox(settings: Readonly<Record<string, unknown>> | undefi
   return { ...settings, sandbox: isPlainObject(own) ? { ...block, ...own } : block };
 }
 
+/** Which sandbox a trial runs in: claude's own (around Bash), or proctor's jail (around the whole trial: harness/claude/jail.ts). */
+export type SandboxKind = "claude" | "jail";
+
 /** What the sandbox needs on this platform and is missing, with how to install it; empty when all is there. */
-export function sandboxMissing(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
+export function sandboxMissing(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, kind: SandboxKind = "claude"): string[] {
+  if (kind === "jail" && platform !== "linux") return [`proctor's jail runs on Linux only, not on ${platform}`];
   if (platform === "darwin") return onPath("sandbox-exec", env) ? [] : ["sandbox-exec (part of macOS; is /usr/bin on PATH?)"];
   if (platform !== "linux") return [`claude's sandbox runs on Linux and macOS only, not on ${platform}`];
   const missing: string[] = [];
   if (!onPath("bwrap", env)) missing.push("bwrap (bubblewrap): apt-get install bubblewrap · dnf install bubblewrap · apk add bubblewrap");
   if (!onPath("socat", env)) missing.push("socat: apt-get install socat · dnf install socat · apk add socat");
+  // The jail's second stage (seccomp, Landlock scopes) is applied by /usr/bin/perl (Debian's perl-base is essential).
+  if (kind === "jail" && !isExecutable("/usr/bin/perl")) missing.push("perl at /usr/bin/perl: apt-get install perl-base · dnf install perl-interpreter · apk add perl");
   if (missing.length === 0 && !namespacesWork(env)) {
-    missing.push("user namespaces: bwrap is installed but cannot create a sandbox here (a container without --privileged or a seccomp profile allowing unshare, or kernel.unprivileged_userns_clone=0)");
+    missing.push("user namespaces: bwrap is installed but cannot create a sandbox here (a container without --privileged or a seccomp profile allowing unshare, or kernel.unprivileged_userns_clone=0; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0)");
   }
   return missing;
 }
@@ -89,10 +95,10 @@ function namespacesWork(env: NodeJS.ProcessEnv): boolean {
  * Refuse to start a sandboxed run the sandbox cannot confine, saying what is missing, how to
  * install it, and how to turn the sandbox off for this spec instead.
  */
-export function sandboxPreflight(runner: string, env: NodeJS.ProcessEnv = process.env): void {
-  const missing = sandboxMissing(env);
+export function sandboxPreflight(runner: string, env: NodeJS.ProcessEnv = process.env, kind: SandboxKind = "claude"): void {
+  const missing = sandboxMissing(env, process.platform, kind);
   if (missing.length === 0) return;
-  throw new RunError("SANDBOX_UNAVAILABLE", `${runner}: claude's sandbox cannot run here, so the trial would not be hermetic: ${missing.length === 1 ? missing[0] : `${missing.length} things are missing`}`, {
+  throw new RunError("SANDBOX_UNAVAILABLE", `${runner}: ${kind === "jail" ? "proctor's jail" : "claude's sandbox"} cannot run here, so the trial would not be hermetic: ${missing.length === 1 ? missing[0] : `${missing.length} things are missing`}`, {
     detail: [
       ...missing.map((m) => `  missing: ${m}`),
       '  or turn it off for this spec, with the reason: sandbox: { off: "why" } (CLI: --no-sandbox "why")',
@@ -100,10 +106,19 @@ export function sandboxPreflight(runner: string, env: NodeJS.ProcessEnv = proces
   });
 }
 
-/** Refuse a settings sandbox block that contradicts the spec's own `sandbox` (off in one, on in the other). */
-export function refuseSandboxConflict(runner: string, settings: Readonly<Record<string, unknown>> | undefined, state: SandboxState): void {
+/**
+ * Refuse a settings sandbox block that contradicts the spec's own `sandbox` (off in one, on in the
+ * other). `jail`: the run's sandbox is proctor's jail, where claude's own cannot start (its nested
+ * namespaces are refused), so `enabled: true` is refused too.
+ */
+export function refuseSandboxConflict(runner: string, settings: Readonly<Record<string, unknown>> | undefined, state: SandboxState, jail = false): void {
   const own = settings?.sandbox;
   if (!isPlainObject(own) || own.enabled === undefined) return;
+  if (jail && state.on && own.enabled === true) {
+    throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.settings.sandbox.enabled is true, but the trial runs in proctor's jail, where claude's own sandbox cannot start (nested namespaces are refused)`, {
+      detail: '  drop settings.sandbox: the jail confines Bash, hooks and MCP servers; or run outside the jail with claude\'s sandbox: sandbox: { off: "why" } and no settings.sandbox',
+    });
+  }
   if (own.enabled === state.on) return;
   throw new InvalidInputError("INVALID_INPUT", `${runner}: spec.settings.sandbox.enabled is ${String(own.enabled)} but the run's sandbox is ${state.on ? "on" : "off"}`, {
     detail: state.on ? '  to run unsandboxed say why: sandbox: { off: "why" }' : "  drop sandbox: { off } from the spec to run sandboxed",

@@ -84,12 +84,13 @@ export function shadowPlugin(pluginDir: string, evalRoot: string, mocks: SuiteMo
     const dir = path.join(root, "plugin", path.basename(pluginDir));
     const evalAbs = path.resolve(evalRoot);
     cpSync(pluginDir, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => path.resolve(src) !== evalAbs && path.basename(src) !== ".git" });
-    mkdirSync(path.join(root, "specs"));
+    // The stand-ins' specs live in the plugin dir: a jailed trial sees the plugin's source (read-only).
+    mkdirSync(path.join(dir, ".proctor-mocks"));
     const script = standInScript();
     const servers: ServerMap = {};
     for (const s of mocks.servers) {
       const spec: StandInSpec = { server: s.name, tools: [...s.listings.values()], responders: Object.fromEntries(s.responders), answers: Object.fromEntries(s.answers) };
-      const specFile = path.join(root, "specs", `${s.name}.json`);
+      const specFile = path.join(dir, ".proctor-mocks", `${s.name}.json`);
       writeFileSync(specFile, JSON.stringify(spec));
       servers[s.name] = { command: process.execPath, args: [script, specFile] };
     }

@@ -17,7 +17,7 @@ import { mockCallLine } from "../../src/plugin-eval/mock-respond.js";
 import { readSuiteMocks, type SuiteMocks } from "../../src/plugin-eval/mocks.js";
 import { readCallLog, shadowPlugin, type ShadowPlugin } from "./shadow.js";
 import type { PluginEvalSuite, SuiteCase } from "../../src/plugin-eval/types.js";
-import type { ClaudeRunSpec } from "../../src/eval/spec-types.js";
+import type { ClaudeRunSpec, SandboxSpec } from "../../src/eval/spec-types.js";
 import type { Trace } from "../../src/trace/types.js";
 import { runHarness } from "../claude/run-harness.js";
 import { runEval } from "../eval/run-eval.js";
@@ -112,6 +112,12 @@ function caseFile(c: SuiteCase, p: string): string {
 
 const createdOf = (trace: Trace) => (trace.files?.changes ?? []).filter((f) => f.change === "created").map((f) => f.path);
 
+/** The stand-ins append to the call log outside the trial: in the jail that dir is declared writable (a spec that turned the sandbox off keeps it off). */
+function callLogWritable(sandbox: SandboxSpec | undefined, callDir: string): { sandbox: SandboxSpec } {
+  if (sandbox && "off" in sandbox) return { sandbox };
+  return { sandbox: { ...sandbox, allowWrite: [...(sandbox?.allowWrite ?? []), callDir] } };
+}
+
 /** The mocks a suite runs with, and the shadow plugin that serves them; undefined without mocks. */
 function suiteMocks(suite: PluginEvalSuite, options: SuiteTierOptions): { mocks: SuiteMocks; shadow: ShadowPlugin; tools: string[] } | undefined {
   if (options.mocks === "off") return undefined;
@@ -136,7 +142,7 @@ export function suiteTier(suite: PluginEvalSuite, options: SuiteTierOptions) {
     const spec = {
       ...base,
       // Mocked tools are allowed without a grant, as in claude plugin eval.
-      ...(mocked && arm === "with" ? { plugins: [mocked.shadow.dir], allowedTools: [...(base.allowedTools ?? []), ...mocked.tools], env: { ...base.env, PROCTOR_MOCK_CALLS: callLog as string } } : {}),
+      ...(mocked && arm === "with" ? { plugins: [mocked.shadow.dir], allowedTools: [...(base.allowedTools ?? []), ...mocked.tools], env: { ...base.env, PROCTOR_MOCK_CALLS: callLog as string }, ...(options.tier === "real" ? {} : callLogWritable(base.sandbox, callDir as string)) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     };
     const sidecar = sidecars.get(c);

@@ -68,7 +68,7 @@ let unique = 0;
 const fresh = (s: string): string => `${s}#${unique++}`;
 
 /** A syscall's arg check, run after its number matched; every path ends in a return. */
-function argCheck(name: SyscallName, omit: ReadonlySet<SeccompPart>): Insn[] | "allow" | number {
+function argCheck(name: SyscallName, omit: ReadonlySet<SeccompPart>, opts: FilterOptions): Insn[] | "allow" | number {
   switch (name) {
     case "socket": {
       if (omit.has("unixSocket")) return "allow";
@@ -79,14 +79,14 @@ function argCheck(name: SyscallName, omit: ReadonlySet<SeccompPart>): Insn[] | "
         { code: JEQ_K, k: AF_INET, jt: ok },
         { code: JEQ_K, k: AF_INET6, jt: ok },
         { code: JEQ_K, k: AF_NETLINK, jt: ok },
-        { code: JEQ_K, k: AF_UNIX, jt: unix },
+        { code: JEQ_K, k: AF_UNIX, jt: opts.allowUnixSockets ? ok : unix },
         errno(ERRNO.EAFNOSUPPORT),
         errno(ERRNO.EACCES, unix),
         ret(RET_ALLOW, ok),
       ];
     }
     case "socketpair": {
-      if (omit.has("socketpairStream")) return "allow";
+      if (omit.has("socketpairStream") || opts.allowUnixSockets) return "allow";
       const no = fresh("no");
       return [
         { code: LD_W_ABS, k: arg(0) },
@@ -157,11 +157,11 @@ const CHECKED: readonly SyscallName[] = ["socket", "socketpair", "clone", "clone
  * plain answer merged into ranges, so the program stays a few hundred instructions (small enough
  * to pass inline in the command text); a number between ranges, or past the last, gets ENOSYS.
  */
-function archChain(archIx: Arch, omit: ReadonlySet<SeccompPart>): Insn[] {
+function archChain(archIx: Arch, omit: ReadonlySet<SeccompPart>, opts: FilterOptions): Insn[] {
   const byNr = new Map<number, Insn[] | "allow" | number>();
   for (const name of new Set<SyscallName>([...ALLOWED_SYSCALLS, ...REFUSED_SYSCALLS, ...CHECKED])) {
     const nr = SYSCALL_NR[name][archIx];
-    if (nr !== null) byNr.set(nr, argCheck(name, omit));
+    if (nr !== null) byNr.set(nr, argCheck(name, omit, opts));
   }
   const ranges: { lo: number; hi: number; action: Insn[] | "allow" | number }[] = [];
   for (const nr of [...byNr.keys()].sort((a, b) => a - b)) {
@@ -224,8 +224,19 @@ function assemble(prog: Insn[]): Uint8Array {
   return out;
 }
 
+/** Variants of the program that are not a part left out. */
+export interface FilterOptions {
+  /**
+   * `socket(AF_UNIX)` and every `socketpair` allowed: a whole trial's first stage, under which the
+   * forwarder to the mock model (socat, outside's unix socket → the jail's loopback port) runs;
+   * socat 1.7 also makes a SOCK_DGRAM pair for its own diagnostics, and aborts without it. The
+   * second stage, applied to claude alone, refuses both again (harness/claude/jail.ts).
+   */
+  readonly allowUnixSockets?: boolean;
+}
+
 /** The jail's seccomp program, with `omit` parts left out (tests only). */
-export function jailFilter(omit: readonly SeccompPart[] = []): Uint8Array {
+export function jailFilter(omit: readonly SeccompPart[] = [], opts: FilterOptions = {}): Uint8Array {
   const o = new Set(omit);
   return assemble([
     { code: LD_W_ABS, k: 4 }, // seccomp_data.arch
@@ -234,9 +245,9 @@ export function jailFilter(omit: readonly SeccompPart[] = []): Uint8Array {
     { code: JA, k: 0, ja: "arm" },
     errno(ERRNO.EPERM, "deny"),
     { code: -1, k: 0, label: "x86" },
-    ...archChain(0, o),
+    ...archChain(0, o, opts),
     { code: -1, k: 0, label: "arm" },
-    ...archChain(1, o),
+    ...archChain(1, o, opts),
   ]);
 }
 

@@ -86,6 +86,11 @@ export interface ConfineOptions {
    * for paths only the running shell knows, such as `"$CLAUDE_CODE_EXECPATH"`. The caller quotes them.
    */
   rawArgs?: string;
+  /**
+   * Set TMPDIR to the jail's temp dir (default true). A whole trial keeps its own TMPDIR (inside
+   * the trial's writable root), so it says false.
+   */
+  setTmpdir?: boolean;
 }
 
 /** What the jail shows of the host, read-only, when present: what programs need to run. */
@@ -137,8 +142,8 @@ export function bwrapArgs(opts: ConfineOptions): string[] {
   return [...mounts, ...finish];
 }
 
-/** The arguments in two parts: the mounts, and what seals them (read-only remounts, env, cwd); `rawArgs` go between. */
-function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish: string[] } {
+/** The arguments in two parts: the mounts, and what seals them (read-only remounts, env, cwd); `rawArgs` (or more mounts) go between. */
+export function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish: string[] } {
   const why = unsafeWorkDir(opts.cwd);
   if (why) throw new Error(`cannot confine: ${why}; run the command from a project directory`);
   const omit = new Set(opts.omit ?? []);
@@ -155,14 +160,16 @@ function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish: string
   const tmp = jailTmp(opts);
   args.push(...size(limits.tmpMiB), "--tmpfs", "/tmp");
   if (!omit.has("tmpSize")) args.push(...size(limits.tmpMiB), "--tmpfs", "/dev/shm");
-  args.push("--ro-bind", opts.cwd, opts.cwd);
+  // A work dir beneath a writable dir (a whole trial's work dir in its root) is shown by that bind.
+  if (!(opts.writable ?? []).some((w) => opts.cwd === w || opts.cwd.startsWith(`${w}/`))) args.push("--ro-bind", opts.cwd, opts.cwd);
   for (const p of opts.visible ?? []) if (p.startsWith("/") && p !== "/") args.push("--ro-bind-try", p, p);
   for (const dir of opts.writable ?? []) args.push("--bind", dir, dir);
   const finish: string[] = [];
   if (tmp !== "/tmp") finish.push(...size(limits.tmpMiB), "--tmpfs", tmp, "--remount-ro", "/tmp");
   // The jail's own root and /dev are tmpfs the (capability-less) root inside could fill: read-only.
   if (!omit.has("fsAllowlist")) finish.push("--remount-ro", "/dev", "--remount-ro", "/");
-  finish.push("--setenv", "TMPDIR", tmp, "--chdir", opts.cwd);
+  if (opts.setTmpdir !== false) finish.push("--setenv", "TMPDIR", tmp);
+  finish.push("--chdir", opts.cwd);
   return { mounts: args, finish };
 }
 

@@ -220,7 +220,11 @@ export interface FileRecord {
  * before and after, what changed there, and what the run could write that proctor did not compare.
  */
 export interface OutsideWrites {
-  /** Claude's sandbox around Bash: on, or off with the reason the spec gave. */
+  /**
+   * Whether Bash was confined: on, or off with the reason the spec gave. On the mock tier, by
+   * proctor's jail around the whole trial (`trace.confinement.mode === "jail"`: Bash, hooks and MCP
+   * servers alike); on the real tier's opt-in, by claude's own sandbox around Bash.
+   */
   readonly sandbox: { readonly on: boolean; readonly reason?: string };
   /** The roots compared, by the name changes are reported under (`$HOME`, `$TMPDIR`, `plugin:NAME`, `mcp:NAME`). */
   readonly roots: readonly { readonly name: string; readonly path: string; readonly copiedFrom?: string }[];

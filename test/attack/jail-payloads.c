@@ -102,6 +102,11 @@ int main(int argc, char **argv) {
     puts("ADDED");
     return 0;
   }
+  if (!strcmp(mode, "key-search")) {
+    long found = syscall(__NR_keyctl, KEYCTL_SEARCH, KEY_SPEC_SESSION_KEYRING, "user", arg, 0);
+    puts(found >= 0 ? "KEY-FOUND" : "KEY-ABSENT");
+    return 0;
+  }
   if (!strcmp(mode, "session-run")) {
     if (argc < 4) return 2;
     if (syscall(__NR_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0) { perror("join session keyring"); return 3; }

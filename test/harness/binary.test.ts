@@ -1,5 +1,5 @@
 /** Finding the binary, and the failures a broken binary produces (tiny fake executables stand in for claude). */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -99,13 +99,35 @@ describe("runHarness with a missing or broken binary", () => {
     const pidFile = path.join(dir, "hung.pid");
     const line = JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls" } }] }, parent_tool_use_id: null });
     const hung = executable(path.join(dir, "hung", "claude"), `echo '${line}'\nsleep 300 &\necho $! > ${pidFile}\nwait`);
-    const error = await failure(runHarness({ prompt: "go", script, claudePath: hung, timeoutMs: 500 }));
+    // Unjailed: the pid file lies outside the trial, and the pid must be the host's.
+    const error = await failure(runHarness({ prompt: "go", script, claudePath: hung, timeoutMs: 500, sandbox: { off: "the fake binary writes its child's host pid outside the trial" } }));
     expect(error).toMatchObject({ reason: "timed-out", code: "TIMEOUT", timedOut: true });
     const trace = (error.result as { trace: { complete: boolean; toolCalls: { name: string; status: string }[] } }).trace;
     expect(trace.complete).toBe(false);
     expect(trace.toolCalls).toEqual([expect.objectContaining({ name: "Bash", status: "pending" })]);
     const child = Number(readFileSync(pidFile, "utf8"));
     expect(await processGone(child)).toBe(true);
+  });
+
+  it("in the jail (the default) too: the hung binary's children are gone at the timeout", async () => {
+    const marker = `proctor-hung-${process.pid}-${Date.now()}`;
+    const line = JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls" } }] }, parent_tool_use_id: null });
+    // The child's argv[0] is the marker: found (or not) in the host's /proc whatever its pid namespace.
+    const hung = executable(path.join(dir, "hung-jailed", "claude"), `echo '${line}'\nbash -c 'exec -a ${marker} sleep 300' &\nwait`);
+    const error = await failure(runHarness({ prompt: "go", script, claudePath: hung, timeoutMs: 3000 }));
+    expect(error).toMatchObject({ reason: "timed-out", code: "TIMEOUT", timedOut: true });
+    const alive = () =>
+      readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(marker);
+          } catch {
+            return false;
+          }
+        });
+    for (let i = 0; alive().length > 0 && i < 1000; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toEqual([]);
   });
 
   it("reports an aborted run as killed", async () => {

@@ -104,6 +104,8 @@ describe(`real plugins and MCP servers, as their docs say they behave (claude ${
     const report = await evalOnce(
       {
         prompt: "remember Ada",
+        // The file lies outside the trial: the jail lets the trial write there only when the spec says so.
+        sandbox: { allowWrite: [path.dirname(memory)] },
         mcpConfig: { mcpServers: { memory: { command: process.execPath, args: [serverScript("server-memory")], env: { MEMORY_FILE_PATH: memory } } } },
         script: {
           turns: [
