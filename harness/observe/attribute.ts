@@ -103,7 +103,7 @@ export function attributeEffects(trace: Trace, log: StraceLog, context: ObserveC
   for (const e of log.effects) {
     let owner = ownerOf(e.pid);
     if (owner === null) {
-      if (!isWrapperSetup(processes.get(e.pid))) unattributed.push(e);
+      if (!isLaunchMachinery(e.pid, agentPid, log.firstPid, processes)) unattributed.push(e);
       continue;
     }
     if (owner.kind === "call" && wrapperNoise(e)) continue;
@@ -158,10 +158,22 @@ function findAgent(processes: Map<number, ObservedProcess>, binary: string, firs
   return best?.pid ?? firstPid;
 }
 
-/** A jail's own set-up (bwrap before it runs what it confines) outside the agent: machinery, not an effect of the run. */
-function isWrapperSetup(p: ObservedProcess | undefined): boolean {
-  const last = p?.execs.at(-1);
-  return last !== undefined && path.posix.basename(last.path) === "bwrap";
+/**
+ * A process of the layers proctor launched around the agent (the jail's bwrap and its set-up, the
+ * forwarder to the mock, the stage that execs the agent): started from the log's first process, but
+ * not from the agent. Everything the agent starts descends from it by clone, whatever it reparents
+ * to later, so such a process cannot be the run's. A process whose start the log did not show stays
+ * unattributed.
+ */
+function isLaunchMachinery(pid: number, agentPid: number | undefined, firstPid: number | undefined, processes: Map<number, ObservedProcess>): boolean {
+  if (agentPid === undefined || firstPid === undefined || agentPid === firstPid) return false;
+  const seen = new Set<number>();
+  for (let p: number | undefined = pid; p !== undefined && !seen.has(p); p = processes.get(p)?.parent) {
+    if (p === agentPid) return false;
+    if (p === firstPid) return true;
+    seen.add(p);
+  }
+  return false;
 }
 
 /**
