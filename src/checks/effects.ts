@@ -10,7 +10,7 @@ import { describeCall, describeMatcher } from "./describe.js";
 import { pathMatcher } from "./files.js";
 import { callsNamed } from "./tools.js";
 import { InvalidCheckError, requireMatcher, requireName } from "./validate.js";
-import { callEffects, describeEffect, isMachinery, isScratchPath, namePath, observationIncomplete, observedScope, programNames, WRITE_KINDS, type ObservedScope } from "./observed.js";
+import { callEffects, describeEffect, isMachinery, isScratchPath, isScratchWrite, namePath, observationIncomplete, observedScope, programNames, WRITE_KINDS, type ObservedScope } from "./observed.js";
 import { at } from "../util/narrow.js";
 
 /**
@@ -52,7 +52,7 @@ function starGlob(pattern: string): (s: string) => boolean {
 /** Why `effect` is outside `expected` (undefined when it is allowed, scratch, or the tool's machinery). */
 function outside(effect: ObservedEffect, expected: ExpectedEffects, scope: ObservedScope): string | undefined {
   if (WRITE_KINDS.has(effect.kind)) {
-    if (expected.writes === undefined) return undefined;
+    if (expected.writes === undefined || isScratchWrite(effect, scope)) return undefined;
     const paths = [effect.path, effect.to].filter((p): p is string => p !== undefined && !isScratchPath(p, scope));
     const matchers = expected.writes.map((p) => pathMatcher(p, scope.cwd));
     const bad = paths.find((p) => !matchers.some((m) => m(namePath(p, scope)) || m(p)));

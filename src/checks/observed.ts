@@ -65,6 +65,12 @@ export function isScratchPath(path: string | undefined, scope: ObservedScope): b
   return SCRATCH_DEVICES.has(path) || OWN_DESCRIPTORS.test(path) || ANONYMOUS.test(path) || CWD_FILE.test(path) || under(path, scope.tmpdir);
 }
 
+/** Is this write-like effect confined to the call's scratch (every path it touched), or claude's sandbox building its root? */
+export function isScratchWrite(effect: ObservedEffect, scope: ObservedScope): boolean {
+  if (effect.kind === "mkdir" && effect.path !== undefined && SANDBOX_ROOT.test(effect.path)) return true;
+  return isScratchPath(effect.path, scope) && (effect.to === undefined || isScratchPath(effect.to, scope));
+}
+
 /** Programs that are the Bash tool's own machinery around a command, not the command. */
 export const MACHINERY_PROGRAMS: ReadonlySet<string> = new Set(["bash", "sh", "dash", "zsh", "bwrap", "socat"]);
 
@@ -115,10 +121,7 @@ export function namedPrograms(...commands: readonly (string | undefined)[]): Set
 export function offendingEffects(effects: readonly ObservedEffect[], scope: ObservedScope, commands: readonly (string | undefined)[]): ObservedEffect[] {
   const named = namedPrograms(...commands);
   return effects.filter((e) => {
-    if (WRITE_KINDS.has(e.kind)) {
-      if (e.kind === "mkdir" && e.path !== undefined && SANDBOX_ROOT.test(e.path)) return false;
-      return !(isScratchPath(e.path, scope) && (e.to === undefined || isScratchPath(e.to, scope)));
-    }
+    if (WRITE_KINDS.has(e.kind)) return !isScratchWrite(e, scope);
     if (e.kind === "exec") return !isMachinery(e) && !programNames(e).some((n) => named.has(n));
     if (e.kind === "connect") return !(e.address !== undefined && NAME_SERVICE.test(e.address));
     return true; // signal, refused
