@@ -10,7 +10,7 @@ import { describeCall, describeMatcher } from "./describe.js";
 import { pathMatcher } from "./files.js";
 import { callsNamed } from "./tools.js";
 import { InvalidCheckError, requireMatcher, requireName } from "./validate.js";
-import { callEffects, describeEffect, isMachinery, isScratchPath, isScratchWrite, namePath, observationIncomplete, observedScope, programNames, WRITE_KINDS, type ObservedScope } from "./observed.js";
+import { callEffects, describeEffect, isMachinery, isScratchPath, isScratchWrite, isNameServiceLookup, namePath, observationIncomplete, observedScope, programNames, WRITE_KINDS, type ObservedScope } from "./observed.js";
 import { at } from "../util/narrow.js";
 
 /**
@@ -64,7 +64,7 @@ function outside(effect: ObservedEffect, expected: ExpectedEffects, scope: Obser
     return expected.exec.some((p) => names.has(p)) ? undefined : `not in exec [${expected.exec.join(", ")}]`;
   }
   if (effect.kind === "connect") {
-    if (expected.connect === undefined) return undefined;
+    if (expected.connect === undefined || isNameServiceLookup(effect)) return undefined;
     const address = effect.address ?? effect.path ?? "";
     return expected.connect.some((p) => starGlob(p)(address)) ? undefined : `not in connect [${expected.connect.join(", ")}]`;
   }

@@ -71,6 +71,11 @@ export function isScratchWrite(effect: ObservedEffect, scope: ObservedScope): bo
   return isScratchPath(effect.path, scope) && (effect.to === undefined || isScratchPath(effect.to, scope));
 }
 
+/** A connection to glibc's name-service cache: a lookup, not a channel out. */
+export function isNameServiceLookup(effect: ObservedEffect): boolean {
+  return effect.kind === "connect" && effect.address !== undefined && NAME_SERVICE.test(effect.address);
+}
+
 /** Programs that are the Bash tool's own machinery around a command, not the command. */
 export const MACHINERY_PROGRAMS: ReadonlySet<string> = new Set(["bash", "sh", "dash", "zsh", "bwrap", "socat"]);
 
@@ -123,7 +128,7 @@ export function offendingEffects(effects: readonly ObservedEffect[], scope: Obse
   return effects.filter((e) => {
     if (WRITE_KINDS.has(e.kind)) return !isScratchWrite(e, scope);
     if (e.kind === "exec") return !isMachinery(e) && !programNames(e).some((n) => named.has(n));
-    if (e.kind === "connect") return !(e.address !== undefined && NAME_SERVICE.test(e.address));
+    if (e.kind === "connect") return !isNameServiceLookup(e);
     return true; // signal, refused
   });
 }
