@@ -196,3 +196,48 @@ export function observationIncomplete(trace: Trace, scope = observedScope(trace)
   if (o.gaps.length > 0) parts.push(`gaps: ${o.gaps.slice(0, 3).join("; ")}${o.gaps.length > 3 ? `; … ${o.gaps.length - 3} more` : ""}`);
   return parts.length > 0 ? `the observation is incomplete: ${parts.join("; ")}` : undefined;
 }
+
+/**
+ * One call's observed effects for a report: the effects that are the command's own doing (the
+ * shell, claude's sandbox, scratch writes and name lookups left out, counted), `no effect`, or
+ * `undefined` when the trace observed nothing or tied nothing to a non-shell call.
+ */
+export function observedGist(trace: Trace, call: ToolCall, max = 6): string | undefined {
+  if (!trace.observation) return undefined;
+  const effects = callEffects(trace, call);
+  if (effects === undefined) return call.name === "Bash" || call.name === "PowerShell" || call.name === "Monitor" ? "observed: nothing tied to this call" : undefined;
+  const scope = observedScope(trace);
+  const shown = effects.filter((e) => !(WRITE_KINDS.has(e.kind) && isScratchWrite(e, scope)) && !isMachinery(e) && !isNameServiceLookup(e));
+  const own = effects.length - shown.length;
+  const note = own > 0 ? ` (+${own} of its shell, sandbox and scratch)` : "";
+  return shown.length === 0 ? `observed: no effect${note}` : `observed: ${listEffects(shown, scope, max)}${note}`;
+}
+
+/** The trace's observed effects and the jail's refusals, one line each, for a report's notes. */
+export function observedLines(trace: Trace): string[] {
+  const lines: string[] = [];
+  if (trace.observation) {
+    const scope = observedScope(trace);
+    trace.toolCalls.forEach((call, index) => {
+      const gist = observedGist(trace, call);
+      if (gist !== undefined && gist !== "observed: no effect") lines.push(`#${index} ${call.name}: ${gist}`);
+    });
+    for (const { owner, effects } of trace.observation.others) {
+      if (owner.kind === "agent" || effects.length === 0) continue;
+      const who = owner.kind === "mcp" ? `MCP server ${owner.server}` : owner.kind === "hook" ? `hook ${owner.name}` : `call ${owner.callId}`;
+      lines.push(`${who}: observed: ${listEffects(effects, scope)}`);
+    }
+    const incomplete = observationIncomplete(trace, scope);
+    if (incomplete) lines.push(incomplete);
+  }
+  const c = trace.confinement;
+  if (c) {
+    if (c.mode === "off") lines.push(`confinement: off${c.reason ? ` (${c.reason})` : ""}`);
+    for (const r of c.refused.slice(0, 10)) {
+      const at = r.callId !== undefined ? trace.toolCalls.findIndex((t) => t.id === r.callId) : -1;
+      lines.push(`confinement refused ${r.what} ${r.target}${r.errno ? ` ${r.errno}` : ""}${at >= 0 ? ` (#${at})` : r.owner ? ` (${r.owner})` : ""}: ${r.message}`);
+    }
+    if (c.refused.length > 10) lines.push(`confinement refused … ${c.refused.length - 10} more`);
+  }
+  return lines;
+}
