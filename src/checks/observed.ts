@@ -10,7 +10,8 @@
  *   trial and compares it as `$TMPDIR`), the Bash tool's cwd-tracking file, the character devices a
  *   process writes its output to (`/dev/null`, `/dev/tty`, `/dev/fd/N`, …) and anonymous pipes and
  *   sockets; `mkdir` of claude's sandbox's private root (`newroot`, `oldroot`) lives in its own
- *   mount namespace and counts neither. A failed attempt counts like a successful one;
+ *   mount namespace and counts neither, nor does git's optional index refresh (`.git/index.lock`
+ *   written and renamed over `.git/index`: a stat cache). A failed attempt counts like a successful one;
  * - an `exec` counts unless the program is the Bash tool's machinery (a shell, claude's sandbox
  *   `bwrap`, its network bridge `socat`, the seccomp loader it runs from `/proc/self/fd/N`) or is
  *   named by the command's text (a word of it, by name or path: `xargs grep` names grep). A program
@@ -68,12 +69,28 @@ export function isScratchPath(path: string | undefined, scope: ObservedScope): b
 /** Is this write-like effect confined to the call's scratch (every path it touched), or claude's sandbox building its root? */
 export function isScratchWrite(effect: ObservedEffect, scope: ObservedScope): boolean {
   if (effect.kind === "mkdir" && effect.path !== undefined && SANDBOX_ROOT.test(effect.path)) return true;
+  if (isIndexRefresh(effect)) return true;
   return isScratchPath(effect.path, scope) && (effect.to === undefined || isScratchPath(effect.to, scope));
 }
 
 /** A connection to glibc's name-service cache: a lookup, not a channel out. */
 export function isNameServiceLookup(effect: ObservedEffect): boolean {
   return effect.kind === "connect" && effect.address !== undefined && NAME_SERVICE.test(effect.address);
+}
+
+/** A git index's lock file (the main work tree's or a linked one's). */
+const INDEX_LOCK = /\/\.git\/(worktrees\/[^/]+\/)?index\.lock$/;
+
+/**
+ * git's optional index refresh: `git status` or `git diff` re-reads the files' stat data and, when
+ * it can take the lock, writes it back (`index.lock`, renamed over `index`). Only the cache of what
+ * is on disk changes, never what the repository holds; a hook the rewrite triggers
+ * (`post-index-change`) is still seen by its own effects.
+ */
+function isIndexRefresh(effect: ObservedEffect): boolean {
+  if (effect.path === undefined || !INDEX_LOCK.test(effect.path)) return false;
+  if (effect.kind === "rename") return effect.to === effect.path.slice(0, -".lock".length);
+  return (effect.kind === "write" || effect.kind === "create" || effect.kind === "delete") && effect.to === undefined;
 }
 
 /** Programs that are the Bash tool's own machinery around a command, not the command. */

@@ -29,6 +29,8 @@ const PATHS: readonly { path: string | undefined; scratch: boolean }[] = [
   { path: "/dev/sda", scratch: false },
   { path: "/work/a.txt", scratch: false },
   { path: "/work/.git/index", scratch: false },
+  { path: "/work/.git/index.lock", scratch: false }, // but git's index refresh: written, removed, or renamed over its own index
+  { path: "/work/.git/config.lock", scratch: false },
   { path: "/trial/home/.gitconfig", scratch: false },
   { path: "/etc/passwd", scratch: false },
   { path: "/tmp/marker", scratch: false },
@@ -106,6 +108,7 @@ function toEffect(d: Drawn, pid: number): ObservedEffect {
 function oracleOwn(d: Drawn, words: readonly string[]): boolean {
   switch (d.kind) {
     case "write-like":
+      if (d.from.path === "/work/.git/index.lock") return d.k === "rename" ? d.to?.path === "/work/.git/index" : d.k === "write" || d.k === "create" || d.k === "delete";
       return d.from.scratch && (d.to === undefined || d.to.scratch);
     case "exec":
       return d.program.machinery || d.program.names.some((n) => words.includes(n));
@@ -147,7 +150,7 @@ describe("observation-based decision (property, against the rule stated over lab
         const ok = list.every((d) => {
           if (d.kind === "exec") return d.program.machinery || d.program.names.some((n) => allowed.includes(n));
           if (d.kind === "connect") return d.at.lookup;
-          if (d.kind === "write-like") return d.from.scratch && (d.to === undefined || d.to.scratch);
+          if (d.kind === "write-like") return oracleOwn(d, []);
           return false;
         });
         expect(r.pass, r.message).toBe(ok);
