@@ -10,7 +10,7 @@ import { describeCall, describeMatcher } from "./describe.js";
 import { pathMatcher } from "./files.js";
 import { callsNamed } from "./tools.js";
 import { InvalidCheckError, requireMatcher, requireName } from "./validate.js";
-import { callEffects, describeEffect, isMachinery, isScratchPath, isScratchWrite, isNameServiceLookup, namePath, observationIncomplete, observedScope, programNames, WRITE_KINDS, type ObservedScope } from "./observed.js";
+import { callEffects, describeEffect, isMachinery, isScratchPath, isScratchWrite, isNameServiceLookup, namePath, observationIncomplete, observedScope, programNames, stoppedBeforeRunning, WRITE_KINDS, type ObservedScope } from "./observed.js";
 import { at } from "../util/narrow.js";
 
 /**
@@ -97,7 +97,7 @@ export function effects(name: string, expected: ExpectedEffects, args?: ArgMatch
     const bad: { call: ToolCall; index: number; lines: string[] }[] = [];
     let seen = 0;
     for (const { call, index } of calls) {
-      const record = callEffects(trace, call);
+      const record = callEffects(trace, call) ?? (stoppedBeforeRunning(call) ? [] : undefined);
       if (record === undefined) {
         unobserved.push({ call, index });
         continue;

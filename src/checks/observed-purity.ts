@@ -12,7 +12,7 @@ import { explainBash, type BashContext } from "../effects/bash/classify.js";
 import { baseToolOf, shellCommandOf, type HarnessDialect } from "../effects/dialect.js";
 import { classifyToolEffect, type PurityLevel } from "../effects/effects.js";
 import { decidePurityGate } from "../effects/purity-gate.js";
-import { callEffects, listEffects, NO_OBSERVATION, observationIncomplete, observedScope, offendingEffects, type ObservedScope } from "./observed.js";
+import { callEffects, listEffects, stoppedBeforeRunning, NO_OBSERVATION, observationIncomplete, observedScope, offendingEffects, type ObservedScope } from "./observed.js";
 
 /** How one call was decided. */
 export type DecidedBy = "text" | "observed" | "context" | "tool";
@@ -72,6 +72,8 @@ export function decideCallPurity(level: PurityLevel, trace: Trace, call: ToolCal
   // A tool allowed to change things (Write at `bounded`) is not held to observing; a read-only tool is.
   if (!shell && classifyToolEffect(base, dialect) !== "read-only") return { allow: true, message: "", by: "tool" };
   const effects = callEffects(trace, call);
+  // Nothing ran, so nothing could be observed: the text's verdict is the gate's, and it held.
+  if (effects === undefined && stoppedBeforeRunning(call)) return { allow: true, message: "", by: "text" };
   if (effects !== undefined) {
     const offending = offendingEffects(effects, ps.scope, [command, call.ran?.command]);
     if (offending.length > 0) {

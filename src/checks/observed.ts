@@ -198,6 +198,15 @@ export function callEffects(trace: Trace, call: ToolCall): readonly ObservedEffe
   return refused.length > 0 ? [...call.observed, ...refused] : call.observed;
 }
 
+/**
+ * A call stopped before anything ran: denied by a hook, the permission rules or claude's own
+ * guard. Nothing is tied to it because there was no process; a sandbox denial may come after the
+ * command started, so it is not one.
+ */
+export function stoppedBeforeRunning(call: ToolCall): boolean {
+  return call.status === "denied" && (call.deniedBy === "hook" || call.deniedBy === "permission" || call.deniedBy === "builtin");
+}
+
 /** The wording every effect verdict on a trace without observation carries. */
 export const NO_OBSERVATION = "decided from the command text: no observation in this trace";
 
@@ -222,6 +231,7 @@ export function observationIncomplete(trace: Trace, scope = observedScope(trace)
 export function observedGist(trace: Trace, call: ToolCall, max = 6): string | undefined {
   if (!trace.observation) return undefined;
   const effects = callEffects(trace, call);
+  if (effects === undefined && stoppedBeforeRunning(call)) return undefined;
   if (effects === undefined) return call.name === "Bash" || call.name === "PowerShell" || call.name === "Monitor" ? "observed: nothing tied to this call" : undefined;
   const scope = observedScope(trace);
   const shown = effects.filter((e) => !(WRITE_KINDS.has(e.kind) && isScratchWrite(e, scope)) && !isMachinery(e) && !isNameServiceLookup(e));

@@ -112,6 +112,14 @@ describe("purity where the observation does not cover a call", () => {
     expect(ok.message).toContain("the observation is incomplete: 1 effect(s) tied to no call (wrote /somewhere): Bash calls were also decided with the trial's repository");
   });
 
+  it("a call denied before it ran has nothing to observe: the text decides it, as the gate did", () => {
+    const denied = { ...bash("git status"), status: "denied" as const, deniedBy: "hook" as const };
+    expect(purity("bounded").eval(live([denied], {}, "/nonexistent/proctor-trial/work"))).toMatchObject({ pass: true });
+    expect(effects("Bash", { exec: [] }).eval(live([denied]))).toMatchObject({ pass: true });
+    // A sandbox denial may come after the command started: that one still needs its record.
+    expect(effects("Bash", { exec: [] }).eval(live([{ ...denied, deniedBy: "sandbox" }])).pass).toBe(false);
+  });
+
   it("fails closed when the trial's work dir is gone", () => {
     const r = purity("bounded").eval(live([bash("git status")], {}, "/nonexistent/proctor-trial/work"));
     expect(r.pass).toBe(false);
