@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const BENCHES = ["startup", "core", "transcript", "safety", "repo-context", "confine", "harness", "measure", "stopping", "reporters", "codex"];
+const BENCHES = ["startup", "core", "transcript", "safety", "repo-context", "confine", "observe", "harness", "measure", "stopping", "reporters", "codex"];
 const FIGURE = /^figure: (.+?) = ([0-9.]+|n\/a) \(goal (≤|≥) ([0-9.]+)\)/;
 /**
  * `floor: NAME = RATIO (what)`: the same ratio for the least any implementation pays (an empty

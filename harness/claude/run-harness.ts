@@ -10,6 +10,7 @@ import { runAgentProcess, startScriptedRun } from "../run/lifecycle.js";
 import { checkSpecEnv } from "../run/env.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
+import { claudeObserveContext, createObserver, observing } from "../observe/observer.js";
 import { resolveClaudeBinary } from "./binary.js";
 import { buildChildEnv, ownedVariables } from "./env.js";
 import { CLAUDE_FAILURES } from "./failure.js";
@@ -65,6 +66,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   const sandbox = sandboxState(spec.sandbox, true);
   refuseSandboxConflict("runHarness", spec.settings, sandbox);
   if (sandbox.on) sandboxPreflight("runHarness");
+  const observe = observing(spec.observe);
   const resolveBinary = (cwd: string) => resolveClaudeBinary({ claudePath: spec.claudePath, cwd });
   let trial: HermeticTrial | undefined;
   const { cwd, mock, apiKey, run } = await startScriptedRun(spec, CLAUDE_FAILURES, resolveBinary, (mock, script, apiKey) => mock.addRun(script, { apiKey }));
@@ -75,7 +77,10 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
       trial = hermeticTrial(spec, prepareRunDirs(spec, cwd), cwd, sandbox);
       const { dirs } = trial;
       const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
-      return { dirs, args: buildArgs(trial.spec, dirs, cwd), env, outside: trial.outside };
+      const args = buildArgs(trial.spec, dirs, cwd);
+      const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));
+      const wrappers = observe ? [createObserver({ context: () => claudeObserveContext(run.binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) })] : [];
+      return { dirs, args, env, outside: trial.outside, wrappers };
     },
     readTrace: (proc) => {
       const parsed = parseTranscript(proc.stdout, { sourceKind: "harness" });

@@ -35,7 +35,7 @@ const HARNESS_SPEC: SpecShape = {
   noun: "a harness spec",
   fields: [
     "prompt", "script", "files", "fixture", "settings", "plugins", "skills", "agents", "mcpConfig", "allowedTools", "disallowedTools",
-    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal", "health", "sandbox",
+    "permissionMode", "maxTurns", "model", "args", "env", "unsafeEnv", "timeoutMs", "maxRetries", "keep", "claudePath", "mock", "reject", "cwd", "signal", "health", "sandbox", "observe",
   ],
   rules: {
     settings: [isPlainObject, "must be a settings object"],
@@ -48,6 +48,7 @@ const HARNESS_SPEC: SpecShape = {
     maxTurns: [(v) => Number.isInteger(v) && (v as number) > 0, "must be a positive integer"],
     claudePath: [(v) => typeof v === "string" && v !== "", "must be the path of the claude binary"],
     sandbox: [isSandboxSpec, SANDBOX_SPEC_PROBLEM],
+    observe: [(v) => typeof v === "boolean", "must be true or false"],
     mock: [(v) => typeof v === "object" && v !== null && typeof (v as { addRun?: unknown }).addRun === "function", "must be a server from startMockModel()"],
   },
 };

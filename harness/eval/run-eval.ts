@@ -20,6 +20,7 @@ import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
 import { isolateEnv } from "../run/env.js";
 import { findAgentBinary, runAgentProcess } from "../run/lifecycle.js";
+import { claudeObserveContext, createObserver, observing } from "../observe/observer.js";
 import { chooseFailureReason, type FailureProfile } from "../run/reason.js";
 import type { AgentRunResult } from "../run/result.js";
 import { prepareRunDirs, type RunDirs } from "../workdir/prepare.js";
@@ -90,6 +91,7 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   const cwd = path.resolve(spec.cwd ?? process.cwd());
   let copies: ReadonlyMap<string, string> = new Map();
   const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
+  const observe = observing(spec.observe);
   return runAgentProcess<EvalRunResult>({
     failures: EVAL_FAILURES,
     binary,
@@ -100,7 +102,9 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
       const { dirs } = trial;
       copies = trial.pluginCopies;
       const env = withMcpWait(spec.env, dirs.mcpServers);
-      return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, env ? { ...spec, env } : spec, dirs, apiKey), outside: trial.outside };
+      const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));
+      const wrappers = observe ? [createObserver({ context: () => claudeObserveContext(binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) })] : [];
+      return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, env ? { ...spec, env } : spec, dirs, apiKey), outside: trial.outside, wrappers };
     },
     readTrace: (proc) => {
       const trace = withOriginalPlugins(parseTranscript(proc.stdout, { sourceKind: "eval" }), copies);

@@ -95,6 +95,13 @@ export interface ClaudeRunSpec extends AgentRunSpec {
    * and runReplay, off by default for runEval (give `{ allowedDomains: [...] }` to turn it on).
    */
   readonly sandbox?: SandboxSpec;
+  /**
+   * Record what each call's processes did (strace; see docs/observation.md): `trace.observation`
+   * and each call's `observed`. On by default where strace can trace; `false` runs unobserved, and
+   * the effect checks then decide from the command text.
+   * @default true
+   */
+  readonly observe?: boolean;
 }
 
 /**
