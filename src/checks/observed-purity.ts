@@ -109,7 +109,7 @@ export function decidedNote(ps: PurityScope, decided: readonly CallPurity[], she
   if (observed > 0) parts.push(`observed: no effect on ${observed} call(s)`);
   if (context > 0) parts.push(`${context} Bash call(s) not observed: decided from the command text with the trial's repository`);
   if (ps.incomplete !== undefined && shellCalls > 0) parts.push(`${ps.incomplete}: Bash calls were also decided with the trial's repository`);
-  return parts.join("; ") || "observed";
+  return parts.join("; ") || "observed: no call the text let through was left to judge by its effects";
 }
 
 export { NO_OBSERVATION };

@@ -8,13 +8,14 @@
  * - a write-like effect (`write`, `create`, `delete`, `rename`, `mkdir`, `rmdir`, `link`, `chmod`)
  *   counts unless every path it touched is scratch: the trial's TMPDIR (proctor made it for this
  *   trial and compares it as `$TMPDIR`), the Bash tool's cwd-tracking file, the character devices a
- *   process writes its output to (`/dev/null`, `/dev/tty`, `/dev/fd/N`, …) and anonymous pipes and
- *   sockets; `mkdir` of claude's sandbox's private root (`newroot`, `oldroot`) lives in its own
+ *   process writes its output to (`/dev/null`, `/dev/tty`, `/dev/fd/N`, …), a thread naming itself
+ *   (`/proc/…/comm`), and anonymous pipes and sockets; `mkdir` of claude's sandbox's private root (`newroot`, `oldroot`) lives in its own
  *   mount namespace and counts neither, nor does git's optional index refresh (`.git/index.lock`
  *   written and renamed over `.git/index`: a stat cache). A failed attempt counts like a successful one;
  * - an `exec` counts unless the program is the Bash tool's machinery (a shell, claude's sandbox
  *   `bwrap`, its network bridge `socat`, the seccomp loader it runs from `/proc/self/fd/N`) or is
- *   named by the command's text (a word of it, by name or path: `xargs grep` names grep). A program
+ *   named by the command's text (a word of it, by name or path: `xargs grep` names grep; `grep` and
+ *   `find` also name the ugrep and bfs newer claudes run in their place). A program
  *   the text does not name was started by something the text cannot show — a repository's pager,
  *   fsmonitor, textconv or hook — and that is the effect a classifier reading text cannot see;
  * - a `connect` counts (a unix socket reaches a daemon as a TCP one reaches a host), except glibc's
@@ -45,6 +46,8 @@ export function observedScope(trace: Trace): ObservedScope {
 const SCRATCH_DEVICES = new Set(["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/ptmx", "/dev/random", "/dev/urandom"]);
 /** The process's own descriptors (its pipes, its terminal). */
 const OWN_DESCRIPTORS = /^(\/dev\/fd\/\d+|\/proc\/(self|thread-self|\d+)\/fd\/\d+|\/dev\/pts\/\d+)$/;
+/** A thread or process naming itself (`prctl`-style, through /proc): a label in the process table, not a file. */
+const THREAD_NAME = /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/comm$/;
 /** An anonymous pipe, socket or inode as the kernel names it. */
 const ANONYMOUS = /^(pipe|socket|anon_inode):/;
 /** The file the Bash tool writes the shell's directory to after each command (`claude-0/cwd-ab12`; older: `claude-ab12-cwd`). */
@@ -63,7 +66,7 @@ function under(path: string, dir: string | undefined): boolean {
 /** Is `path` the call's own scratch (see the rule above)? An absent path is an anonymous pipe or socket. */
 export function isScratchPath(path: string | undefined, scope: ObservedScope): boolean {
   if (path === undefined || path === "") return true;
-  return SCRATCH_DEVICES.has(path) || OWN_DESCRIPTORS.test(path) || ANONYMOUS.test(path) || CWD_FILE.test(path) || under(path, scope.tmpdir);
+  return SCRATCH_DEVICES.has(path) || OWN_DESCRIPTORS.test(path) || THREAD_NAME.test(path) || ANONYMOUS.test(path) || CWD_FILE.test(path) || under(path, scope.tmpdir);
 }
 
 /** Is this write-like effect confined to the call's scratch (every path it touched), or claude's sandbox building its root? */
@@ -119,6 +122,12 @@ export function isMachinery(effect: ObservedEffect): boolean {
 }
 
 /**
+ * Programs the Bash tool runs in place of one the text names: newer claudes' shell snapshot makes
+ * `grep` its bundled ugrep and `find` its bundled bfs (claude's own binary, run under that name).
+ */
+const STAND_INS: Readonly<Record<string, readonly string[]>> = { grep: ["ugrep"], egrep: ["ugrep"], fgrep: ["ugrep"], find: ["bfs"] };
+
+/**
  * The programs a command's text names: every word, by itself and by its base name. A superset of
  * what it runs (`echo git` names git too), so a program outside it was surely started by something else.
  */
@@ -129,8 +138,10 @@ export function namedPrograms(...commands: readonly (string | undefined)[]): Set
     for (const raw of command.split(/[\s;&|()<>`$={}]+/)) {
       const word = raw.replace(/^['"\\]+|['"\\]+$/g, "");
       if (word === "") continue;
-      out.add(word);
-      out.add(posix.basename(word));
+      for (const name of [word, posix.basename(word)]) {
+        out.add(name);
+        for (const standIn of Object.hasOwn(STAND_INS, name) ? (STAND_INS[name] ?? []) : []) out.add(standIn);
+      }
     }
   }
   return out;

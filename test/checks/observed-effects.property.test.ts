@@ -35,6 +35,8 @@ const PATHS: readonly { path: string | undefined; scratch: boolean }[] = [
   { path: "/etc/passwd", scratch: false },
   { path: "/tmp/marker", scratch: false },
   { path: "/proc/self/mem", scratch: false },
+  { path: "/proc/4/task/5/comm", scratch: true },
+  { path: "/proc/4/task/5/mem", scratch: false },
 ];
 
 /** Programs, each with the names it goes by, and whether it is the Bash tool's own machinery. */
@@ -50,6 +52,8 @@ const PROGRAMS: readonly { path: string; argv0: string; names: string[]; machine
   { path: "/usr/bin/touch", argv0: "touch", names: ["touch"], machinery: false },
   { path: "/opt/claude/claude.exe", argv0: "rg", names: ["claude.exe", "rg"], machinery: false },
   { path: "/usr/bin/curl", argv0: "curl", names: ["curl"], machinery: false },
+  { path: "/opt/claude/claude.exe", argv0: "ugrep", names: ["claude.exe", "ugrep"], machinery: false },
+  { path: "/opt/claude/claude.exe", argv0: "bfs", names: ["claude.exe", "bfs"], machinery: false },
 ];
 
 /** Read-only commands and the words they name (as written: each is a plain line of words). */
@@ -59,6 +63,8 @@ const COMMANDS: readonly { command: string; words: string[] }[] = [
   { command: "git log -1", words: ["git", "log", "-1"] },
   { command: "rg TODO", words: ["rg", "TODO"] },
   { command: "ls", words: ["ls"] },
+  { command: "grep -rn x .", words: ["grep", "-rn", "x", ".", "ugrep"] }, // claude runs its ugrep for grep
+  { command: "find . -name f", words: ["find", ".", "-name", "f", "bfs"] }, // and its bfs for find
 ];
 
 const ADDRESSES: readonly { address: string; lookup: boolean }[] = [
