@@ -53,7 +53,7 @@ beforeAll(() => loadShellParser());
 afterAll(() => removeSandboxes());
 
 describe.skipIf(!usable)("purity(bounded) from observation on live trials", () => {
-  const outcomes: { key: string; command: string; ran: boolean; pass: boolean; message: string }[] = [];
+  const outcomes: { key: string; command: string; ran: boolean; pass: boolean; passedOnText: boolean; message: string }[] = [];
 
   it.each(HOSTILE.map((d) => [d.key, d] as const))(
     "%s: fails when the configured program ran",
@@ -66,7 +66,11 @@ describe.skipIf(!usable)("purity(bounded) from observation on live trials", () =
       try {
         const ran = existsSync(sb.marker);
         const verdict = purity("bounded").eval(result.trace);
-        outcomes.push({ key: demo.key, command: demo.command, ran, pass: verdict.pass, message: verdict.message });
+        // The same trace without its observation: what the check decided before (the command text alone).
+        const { observation: _observation, ...rest } = result.trace;
+        const unobserved = { ...rest, toolCalls: result.trace.toolCalls.map(({ observed: _observed, ...c }) => c) };
+        const passedOnText = purity("bounded").eval(unobserved).pass;
+        outcomes.push({ key: demo.key, command: demo.command, ran, pass: verdict.pass, passedOnText, message: verdict.message });
         expect(result.trace.observation?.mechanism).toBe("strace");
         expect(result.trace.toolCalls).toHaveLength(1);
         if (ran) expect(verdict.pass, verdict.message).toBe(false);
@@ -99,7 +103,8 @@ describe.skipIf(!usable)("purity(bounded) from observation on live trials", () =
   it("had at least the core of the corpus run its program (the oracle is not vacuous)", () => {
     const ran = outcomes.filter((o) => o.ran);
     // Print the table: which command ran its program, and the verdict's first observed line.
-    for (const o of outcomes) console.log(`${o.ran ? "ran " : "idle"} ${o.pass ? "PASS" : "fail"} ${o.key}: ${o.command} — ${o.message.split("\n").find((l) => /observed|repository/.test(l))?.trim() ?? o.message.split("\n")[0]}`);
+    console.log(`${ran.length} of ${outcomes.length} ran their program; ${outcomes.filter((o) => o.passedOnText).length} passed purity(bounded) on the command text alone, ${outcomes.filter((o) => o.pass).length} on observation`);
+    for (const o of outcomes) console.log(`${o.ran ? "ran " : "idle"} text:${o.passedOnText ? "PASS" : "fail"} observed:${o.pass ? "PASS" : "fail"} ${o.key}: ${o.command} — ${o.message.split("\n").find((l) => /observed|repository/.test(l))?.trim() ?? o.message.split("\n")[0]}`);
     expect(ran.length).toBeGreaterThanOrEqual(10);
     expect(ran.filter((o) => o.pass)).toEqual([]);
   });
