@@ -109,6 +109,26 @@ const commands = await interleave(
   ],
   ROUNDS,
 );
+/**
+ * CPU time (user + system) of `command` and everything it ran, from bash's `times`: what the
+ * observer costs the machine, which a loaded machine's wall time hides behind waiting. strace runs
+ * here without -D, as the command's parent, so its own time is counted.
+ */
+const cpuMs = (wrap) => () => {
+  const log = join(dir, "cpu.log");
+  const inner = wrap ? `strace ${straceArgs(log, true).filter((a) => a !== "-D").map((a) => `'${a}'`).join(" ")} /bin/bash -c "$1"` : `/bin/bash -c "$1"`;
+  const r = spawnSync("/bin/bash", ["-c", `${inner}; times`, "bench", TEN], { cwd: dir, env, encoding: "utf8" });
+  const children = r.stdout.trim().split("\n").at(-1)?.match(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/);
+  if (r.status !== 0 || !children) throw new Error(`cpu measurement failed: ${r.stderr}`);
+  return (Number(children[1]) * 60 + Number(children[2]) + Number(children[3]) * 60 + Number(children[4])) * 1000;
+};
+const cpu = await interleave(
+  [
+    ["CPU: ten times the 10 ms command", cpuMs(false)],
+    ["CPU: the same under strace --seccomp-bpf", cpuMs(true)],
+  ],
+  ROUNDS,
+);
 const alone = await interleave(
   [
     ["bash -c 'ls; sleep 0.01'", () => spawnMs("/bin/bash", ["-c", COMMAND])],
@@ -125,10 +145,12 @@ console.log(`10 ms command ×10 in one shell, medians of ${ROUNDS} interleaved r
 console.log(`  plain: ${commands[0].ms.toFixed(1)} ms`);
 console.log(`  observed (seccomp-bpf): ${commands[1].ms.toFixed(1)} ms = ${commands[1].ratio.toFixed(2)}× plain (IQR ${commands[1].iqr})`);
 console.log(`  plain ptrace: ${commands[2].ms.toFixed(1)} ms = ${commands[2].ratio.toFixed(2)}× plain (IQR ${commands[2].iqr})`);
+console.log(`CPU time of the ten (user + system, strace's own included): ${cpu[0].ms.toFixed(0)} ms plain, ${cpu[1].ms.toFixed(0)} ms observed = ${cpu[1].ratio.toFixed(2)}× (IQR ${cpu[1].iqr})`);
 console.log(`10 ms command alone: ${alone[0].ms.toFixed(1)} ms; under a fresh strace ${alone[1].ms.toFixed(1)} ms = ${alone[1].ratio.toFixed(2)}× (IQR ${alone[1].iqr})`);
 console.log(`figure: observe-trial-vs-unobserved = ${trials[1].ratio.toFixed(3)} (goal ≤ 1.1)`);
 console.log(`figure: observe-10ms-command-vs-plain = ${commands[1].ratio.toFixed(2)} (goal ≤ 2)`);
 console.log(`attribution: observe-trial-plain-ptrace-vs-unobserved = ${trials[2].ratio.toFixed(3)}`);
 console.log(`attribution: observe-10ms-command-plain-ptrace-vs-plain = ${commands[2].ratio.toFixed(2)}`);
+console.log(`attribution: observe-10ms-command-cpu-vs-plain = ${cpu[1].ratio.toFixed(2)}`);
 console.log(`attribution: observe-10ms-command-alone-with-strace-start-vs-plain = ${alone[1].ratio.toFixed(2)}`);
 rmSync(dir, { recursive: true, force: true });

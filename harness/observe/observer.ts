@@ -8,6 +8,7 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ObservedEffect, Trace } from "../../src/trace/types.js";
+import { trackDir, untrackDir } from "../process/live.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 import { attributeEffects, type ObserveContext } from "./attribute.js";
 import { readStraceLog } from "./read-log.js";
@@ -67,7 +68,10 @@ export interface ObserverOptions {
 
 /** A fresh observer for one run: its log lives in a private temp dir, removed by dispose(). */
 export function createObserver(options: ObserverOptions): LaunchWrapper {
+  // Beside the run's root, not in it: a command the sandbox lets write the trial's TMPDIR cannot reach the log.
+  // Tracked like a run's root, so a driver killed mid-run leaves it no more than it leaves the run's.
   const dir = mkdtempSync(path.join(tmpdir(), "proctor-observe-"));
+  trackDir(dir);
   const log = path.join(dir, "strace.log");
   return {
     name: "observer",
@@ -84,7 +88,8 @@ export function createObserver(options: ObserverOptions): LaunchWrapper {
       return attributeEffects(trace, parsed, options.context(), gaps);
     },
     dispose() {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      untrackDir(dir);
     },
   };
 }

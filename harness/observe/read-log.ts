@@ -8,6 +8,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import type { ObservedEffect } from "../../src/trace/types.js";
 import { LineJoiner, decodeArray, decodeString, fdPath, parseCallLine, type StraceCall } from "./strace-line.js";
+import { ignoredPath, pidOfPidfd, REFUSAL_ERRNOS, REFUSAL_ONLY, sockAddress, TREE } from "./syscall-args.js";
 
 /** One process (or thread) of the run as the log shows it. */
 export interface ObservedProcess {
@@ -42,25 +43,6 @@ export interface LogLimits {
 }
 
 export const DEFAULT_LOG_LIMITS: LogLimits = { perProcess: 2000, total: 100_000, processes: 50_000 };
-
-/** The errors that mean a confinement (or the file system) refused an operation: the attempt is the effect. */
-export const REFUSAL_ERRNOS = new Set(["EACCES", "EPERM", "EROFS", "ENOSYS"]);
-
-/** Syscalls logged only so a refusal of them shows; their successes are not effects. */
-const REFUSAL_ONLY = new Set(["socket", "io_uring_setup", "keyctl", "add_key", "ptrace", "mount", "unshare", "setns", "bind"]);
-
-/** Process-tree syscalls: a refusal of these (ENOSYS for clone3 under a filter) is the C library probing, not an attempt at an effect. */
-const TREE = new Set(["clone", "clone3", "fork", "vfork"]);
-
-/** Paths whose writes are no effect: the null devices, the terminal, a process's own descriptors and pipes. */
-export function ignoredPath(p: string): boolean {
-  return (
-    p === "/dev/null" || p === "/dev/zero" || p === "/dev/full" || p === "/dev/tty" || p === "/dev/ptmx" || p === "/dev/random" || p === "/dev/urandom" ||
-    /^\/dev\/(pts\/\d+|std(in|out|err)|fd\/\d+)$/.test(p) ||
-    /^\/proc\/(self|thread-self|\d+)\/fd\/\d+$/.test(p) ||
-    /^(pipe|socket|anon_inode):/.test(p)
-  );
-}
 
 /** Read an strace log file in chunks and turn it into processes and effects. */
 export function readStraceLog(file: string, limits: LogLimits = DEFAULT_LOG_LIMITS): StraceLog {
@@ -356,27 +338,4 @@ class LogReader {
         return;
     }
   }
-}
-
-/** `{sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")}` → `1.2.3.4:80`; unix and IPv6 likewise; NULL → undefined. */
-export function sockAddress(raw: string): string | undefined {
-  if (!raw.startsWith("{")) return undefined;
-  const family = /sa_family=(\w+)/.exec(raw)?.[1];
-  if (family === "AF_UNIX") {
-    const m = /sun_path=(@?)("(?:[^"\\]|\\.)*")/.exec(raw);
-    if (!m) return "unix:";
-    const p = decodeString(m[2] ?? "")?.text ?? "";
-    return m[1] ? `unix:@${p}` : `unix:${p}`;
-  }
-  const port = /sin6?_port=htons\((\d+)\)/.exec(raw)?.[1];
-  if (family === "AF_INET") return `${/inet_addr\("([^"]*)"\)/.exec(raw)?.[1] ?? "?"}:${port ?? "?"}`;
-  if (family === "AF_INET6") return `[${/inet_pton\(AF_INET6, "([^"]*)"/.exec(raw)?.[1] ?? "?"}]:${port ?? "?"}`;
-  if (family === "AF_NETLINK") return undefined; // the kernel's own interface (routes, addresses): no connection
-  return family;
-}
-
-/** `pidfd_send_signal(3<anon_inode:[pidfd]>…)`: strace ≥ 6 prints the pid inside the decoration as `pid:N`. */
-function pidOfPidfd(raw: string): number | undefined {
-  const m = /pid:(\d+)/.exec(raw);
-  return m ? Number(m[1]) : undefined;
 }

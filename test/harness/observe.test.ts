@@ -65,6 +65,21 @@ describe.skipIf(!usable)("observer (real claude, real strace)", () => {
     await r.cleanup();
   });
 
+  it("without claude's sandbox the shell is claude's direct child: still tied to its call", async () => {
+    const r = await observed(
+      runHarness({
+        prompt: "write",
+        sandbox: { off: "the observer must find a shell claude starts without its sandbox's layers" },
+        allowedTools: ["Bash"],
+        script: { turns: [{ tools: [{ name: "Bash", input: { command: "echo free > free.txt && cat free.txt" } }] }, { text: "Done." }] },
+      }),
+    );
+    const id = callId(r.trace, (i) => i.command === "echo free > free.txt && cat free.txt");
+    expect(ownersOf(r.trace, r.workDir, "free.txt")).toEqual([`call:${id}`]);
+    expect(r.trace.toolCalls.find((c) => c.id === id)?.observed?.filter((e) => e.kind === "exec").map((e) => e.argv?.[0])).toEqual(["cat"]);
+    await r.cleanup();
+  });
+
   it("a run_in_background Bash call and a subagent's Bash call: each on its own call", async () => {
     const r = await observed(
       runHarness({
@@ -76,6 +91,8 @@ describe.skipIf(!usable)("observer (real claude, real strace)", () => {
             { tools: [{ name: "Bash", input: { command: "echo bg > bg.txt", run_in_background: true } }] },
             { tools: [{ name: "Agent", input: { description: "write", prompt: "write sub.txt", subagent_type: "worker", run_in_background: false } }] },
             { text: "Done." },
+            // The background task's notification gives the main agent one more turn when it ends after the reply.
+            { text: "Noted.", optional: true },
           ],
           subagents: [{ type: "worker", turns: [{ tools: [{ name: "Bash", input: { command: "echo sub > sub.txt" } }] }, { text: "Wrote it." }] }],
         },
@@ -140,6 +157,17 @@ describe.skipIf(!usable)("observer (real claude, real strace)", () => {
     expect(effects).toContainEqual(expect.objectContaining({ kind: "write", path: fifo, fileType: "fifo" }));
     expect(effects.filter((e) => e.kind === "exec").map((e) => path.basename(e.path ?? ""))).toEqual(expect.arrayContaining(["mkfifo", "cat", "sh"]));
     for (const f of ["fifo-out.txt", "exec-out.txt", "pipe1"]) expect(ownersOf(trace, workDir, f)).toEqual([`call:${call?.id}`]);
+    await r.cleanup();
+  });
+
+  it("a call that floods the log is cut at the cap, and the cut is a gap", async () => {
+    const command = "for i in $(seq 2500); do : > f$i; done";
+    const r = await observed(
+      runHarness({ prompt: "flood", allowedTools: ["Bash"], script: { turns: [{ tools: [{ name: "Bash", input: { command } }] }, { text: "Done." }] } }),
+    );
+    const call = r.trace.toolCalls.find((c) => c.input.command === command);
+    expect(call?.observed?.length).toBe(2000);
+    expect(r.trace.observation?.gaps).toContainEqual(expect.stringMatching(/^\d+ effect\(s\) beyond the observer's caps/));
     await r.cleanup();
   });
 
