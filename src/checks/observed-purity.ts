@@ -89,10 +89,10 @@ export function decideCallPurity(level: PurityLevel, trace: Trace, call: ToolCal
   if (effects !== undefined && ps.incomplete === undefined) return { allow: true, message: "", by: "observed" };
   const why = effects === undefined ? "not observed (no record was tied to this call)" : ps.incomplete ?? "";
   const context = ps.context();
-  if ("problem" in context) return { allow: false, message: `${why}, and it cannot be decided as the gate decides it: ${context.problem}`, by: "context" };
+  if ("problem" in context) return { allow: false, message: `${why}, and it cannot be decided as the gate decides it: ${context.problem}`, by: effects === undefined ? "context" : "observed" };
   const verdict = explainBash(command ?? "", context.context);
   if (verdict.effect !== "read-only") {
-    return { allow: false, message: `${why}; decided from the command text with the trial's repository (${context.context.cwd}): ${verdict.effect} (${verdict.reason})`, by: "context" };
+    return { allow: false, message: `${why}; decided from the command text with the trial's repository (${context.context.cwd}): ${verdict.effect} (${verdict.reason})`, by: effects === undefined ? "context" : "observed" };
   }
   return { allow: true, message: "", by: effects === undefined ? "context" : "observed" };
 }
@@ -111,5 +111,3 @@ export function decidedNote(ps: PurityScope, decided: readonly CallPurity[], she
   if (ps.incomplete !== undefined && shellCalls > 0) parts.push(`${ps.incomplete}: Bash calls were also decided with the trial's repository`);
   return parts.join("; ") || "observed: no call the text let through was left to judge by its effects";
 }
-
-export { NO_OBSERVATION };
