@@ -228,9 +228,12 @@ export const NO_OBSERVATION = "decided from the command text: no observation in 
 export function observationIncomplete(trace: Trace, scope = observedScope(trace)): string | undefined {
   const o = trace.observation;
   if (!o) return undefined;
+  // A gap about a call that was denied before it ran (its shell "was not seen") misses nothing: there was no process.
+  const never = trace.toolCalls.filter(stoppedBeforeRunning).map((c) => c.id);
+  const gaps = o.gaps.filter((g) => !never.some((id) => g.includes(id)));
   const parts: string[] = [];
   if (o.unattributed.length > 0) parts.push(`${o.unattributed.length} effect(s) tied to no call (${listEffects(o.unattributed, scope)})`);
-  if (o.gaps.length > 0) parts.push(`gaps: ${o.gaps.slice(0, 3).join("; ")}${o.gaps.length > 3 ? `; … ${o.gaps.length - 3} more` : ""}`);
+  if (gaps.length > 0) parts.push(`gaps: ${gaps.slice(0, 3).join("; ")}${gaps.length > 3 ? `; … ${gaps.length - 3} more` : ""}`);
   return parts.length > 0 ? `the observation is incomplete: ${parts.join("; ")}` : undefined;
 }
 

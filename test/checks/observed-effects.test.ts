@@ -116,6 +116,10 @@ describe("purity where the observation does not cover a call", () => {
     const denied = { ...bash("git status"), status: "denied" as const, deniedBy: "hook" as const };
     expect(purity("bounded").eval(live([denied], {}, "/nonexistent/proctor-trial/work"))).toMatchObject({ pass: true });
     expect(effects("Bash", { exec: [] }).eval(live([denied]))).toMatchObject({ pass: true });
+    // The observer's gap about the denied call's missing shell misses nothing.
+    const gap = { observation: { ...OBSERVED, gaps: [`Bash call ${denied.id ?? "toolu_d"}: the shell that ran its command was not seen`] } };
+    expect(wroteOnly([]).eval(live([{ ...denied, id: "toolu_d" }], gap))).toMatchObject({ pass: true });
+    expect(wroteOnly([]).eval(live([{ ...bash("ls"), id: "toolu_d" }], gap)).pass).toBe(false);
     // A sandbox denial may come after the command started: that one still needs its record.
     expect(effects("Bash", { exec: [] }).eval(live([{ ...denied, deniedBy: "sandbox" }])).pass).toBe(false);
   });
