@@ -64,6 +64,8 @@ export { withinAllowedTools } from "./contracts/allowed-tools.js";
 export { output, eachReply, replyCount, received, turns } from "./checks/text.js";
 export { hookFired, skill } from "./checks/run.js";
 export { wrote, deleted, didNotWrite, wroteOnly } from "./checks/files.js";
+export { effects } from "./checks/effects.js";
+export type { ExpectedEffects } from "./checks/effects.js";
 export { subagent } from "./checks/subagent.js";
 export { cost, latency, tokens, inputTokens, outputTokens, cacheTokens } from "./checks/resources.js";
 export type { UsageTrace } from "./checks/resources.js";

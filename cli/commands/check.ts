@@ -6,6 +6,7 @@ import { parseCommandArgs } from "../args.js";
 import type { Command } from "../command.js";
 import { installBuiltInJudge } from "../judge.js";
 import { resolveTranscriptArg } from "../../src/trace/session-log.js";
+import { observedLines } from "../../src/checks/observed.js";
 
 const USAGE = "proctor check TRANSCRIPT… --checks CHECKS.json [--json] [--junit FILE]";
 
@@ -27,13 +28,13 @@ const check: Command = async (argv) => {
     const results = await evaluateChecks(trace, checks);
     // Only what the output needs outlives the loop: a trace kept per file would be copied by the
     // garbage collector again and again while the rest are read.
-    runs.push({ file, durationMs: trace.usage?.durationMs, results, pass: results.every((r) => r.pass) });
+    runs.push({ file, durationMs: trace.usage?.durationMs, results, pass: results.every((r) => r.pass), observed: observedLines(trace) });
   }
   const pass = runs.every((r) => r.pass);
 
   if (values.junit) {
     const [{ renderJunitResults }, { writeJunit }] = await Promise.all([import("../../reporters/junit/from-results.js"), import("../../reporters/junit/xml.js")]);
-    const suites = runs.map((r) => ({ name: r.file, results: r.results, ...(r.durationMs !== undefined ? { timeSeconds: r.durationMs / 1000 } : {}) }));
+    const suites = runs.map((r) => ({ name: r.file, results: r.results, observed: r.observed, ...(r.durationMs !== undefined ? { timeSeconds: r.durationMs / 1000 } : {}) }));
     writeJunit(values.junit, renderJunitResults(suites, { name: "proctor check" }));
   }
   if (values.json) {

@@ -10,8 +10,19 @@ export interface ResultSuite {
   readonly results: readonly CheckResult[];
   /** Seconds the run took (e.g. `trace.usage.durationMs / 1000`). */
   readonly timeSeconds?: number;
+  /**
+   * What the run was observed doing, one line each (`observedLines(trace)`: each call's effects, the
+   * jail's refusals), written to each failed check's system-out beside its failure.
+   */
+  readonly observed?: readonly string[];
   /** Extra suite properties (the transcript path, the model, …). */
   readonly properties?: Readonly<Record<string, string | number | boolean | undefined>>;
+}
+
+/** The observed lines, the failing check's own call first. */
+function observedOutput(lines: readonly string[], callIndex: number | undefined): string {
+  const own = callIndex === undefined ? [] : lines.filter((l) => l.startsWith(`#${callIndex} `));
+  return [...own, ...lines.filter((l) => !own.includes(l))].join("\n");
 }
 
 /**
@@ -31,6 +42,7 @@ export function renderJunitResults(suites: readonly ResultSuite[], options: { na
       className: suite.name,
       properties: { kind: r.kind, score: r.score === (r.pass ? 1 : 0) ? undefined : r.score, callIndex: r.callIndex },
       ...(r.pass ? {} : { failure: { text: r.message, type: r.kind } }),
+      ...(!r.pass && suite.observed && suite.observed.length > 0 ? { output: observedOutput(suite.observed, r.callIndex) } : {}),
     })),
   }));
   return buildJunitXml(rendered, options.name);

@@ -6,6 +6,7 @@
 import type { CheckResult } from "../../src/checks/check.js";
 import type { Trace } from "../../src/trace/types.js";
 import { validateTrace } from "../../src/trace/schema.js";
+import { observedGist, observedLines } from "../../src/checks/observed.js";
 import { escapeHtml as h } from "../text/sanitize.js";
 import { buildTimeline, describeHook, describeSource, describeUsage, STATUS_MARKS, type CallRow, type TimelineRow } from "./timeline.js";
 
@@ -36,11 +37,12 @@ ul.hooks,ul.failures{list-style:none;margin:.2rem 0 0 1.5rem;padding:0}.hook{col
 .check-failed{color:var(--bad);border:1px solid var(--bad);border-radius:4px;padding:.3rem .5rem;margin:.3rem 0}.check-failed pre{color:var(--fg)}
 li.reply{border-left-color:var(--other)}.reply .label{color:var(--other);font-weight:bold;margin-right:.5rem}
 li.loose-hook{border-left-style:dashed}
+.observed{color:var(--muted)}.observed.effects{color:var(--warn)}
 .checks li.pass{color:var(--ok)}.checks li.fail{color:var(--bad)}.checks ul{padding-left:1.2rem}.checks a{color:inherit}
 table{border-collapse:collapse}td{padding:.1rem .8rem .1rem 0;vertical-align:top}
 `;
 
-function renderCall(row: CallRow): string {
+function renderCall(row: CallRow, trace: Trace): string {
   const { call, index } = row;
   const parts = [`<span class="idx">#${index}</span><span class="mark" title="${h(call.status)}">${STATUS_MARKS[call.status]}</span><span class="name">${h(call.name)}</span>`];
   if (row.subagent) parts.push(`<span class="tag">[${h(row.subagent.type)}]</span>`);
@@ -50,6 +52,8 @@ function renderCall(row: CallRow): string {
   if (call.agentType && !row.subagent) parts.push(`<span class="tag">(${h(call.agentType)})</span>`);
   const body = [`<div class="line">${parts.join("")}</div>`];
   if (call.ran) body.push(`<p class="result ran">ran <code>${h(call.ran.command)}</code> (rewritten by a ${h(call.ran.by)})${call.ran.refused ? ` · refused: ${h(call.ran.refused)}` : ""}</p>`);
+  const observed = observedGist(trace, call);
+  if (observed !== undefined) body.push(`<p class="result observed${observed.startsWith("observed: no effect") ? "" : " effects"}">${h(observed)}</p>`);
   body.push(`<details><summary>input${call.result === undefined ? "" : " and result"}</summary><pre class="input">${h(JSON.stringify(call.input, null, 2))}</pre>${call.result === undefined ? "<p class=\"meta\">no result came back</p>" : `<pre class="result-text">${h(call.result)}</pre>`}</details>`);
   if (row.hooks.length > 0) body.push(`<ul class="hooks">${row.hooks.map((k) => `<li class="hook${k.blocked ? " blocked" : ""}">hook ${h(describeHook(k))}</li>`).join("")}</ul>`);
   if (row.failures.length > 0) {
@@ -58,8 +62,8 @@ function renderCall(row: CallRow): string {
   return `<li class="call status-${call.status} depth-${Math.min(row.depth, MAX_DEPTH_STYLED)}" id="call-${index}" data-call-index="${index}">${body.join("")}</li>`;
 }
 
-function renderRow(row: TimelineRow): string {
-  if (row.type === "call") return renderCall(row);
+function renderRow(row: TimelineRow, trace: Trace): string {
+  if (row.type === "call") return renderCall(row, trace);
   const depth = `depth-${Math.min(row.depth, MAX_DEPTH_STYLED)}`;
   if (row.type === "hook") return `<li class="loose-hook hook${row.hook.blocked ? " blocked" : ""} ${depth}">hook ${h(describeHook(row.hook))}</li>`;
   return `<li class="reply ${depth}"><span class="label">reply ${row.number}</span><pre>${h(row.reply.text)}</pre></li>`;
@@ -94,10 +98,12 @@ export function renderTraceHtml(trace: Trace, options: TraceHtmlOptions = {}): s
     const rows = trace.files.changes.map((f) => `<tr><td>${h(f.change)}</td><td><code>${h(f.path)}</code></td></tr>`).join("");
     extra.push(`<h2>Files${trace.files.source === "tool-calls" ? " (from Write/Edit calls)" : ""}</h2><table class="files">${rows}</table>`);
   }
+  const runLevel = observedLines(trace).filter((l) => !l.startsWith("#"));
+  if (runLevel.length > 0) extra.push(`<h2>Observed and refused</h2><ul class="observed">${runLevel.map((l) => `<li>${h(l)}</li>`).join("")}</ul>`);
   if (trace.errors.length > 0) extra.push(`<h2>Run errors</h2><ul class="errors">${trace.errors.map((e) => `<li><code>${h(e.kind)}</code>${e.line ? ` line ${e.line}` : ""}: ${h(e.message)}</li>`).join("")}</ul>`);
 
   const placed = (r: CheckResult) => !timeline.unplaced.includes(r);
-  const rows = timeline.rows.length > 0 ? timeline.rows.map(renderRow).join("\n") : `<li class="meta">no tool calls, hooks or replies recorded</li>`;
+  const rows = timeline.rows.length > 0 ? timeline.rows.map((row) => renderRow(row, trace)).join("\n") : `<li class="meta">no tool calls, hooks or replies recorded</li>`;
   return `<!doctype html>
 <html lang="en">
 <head>

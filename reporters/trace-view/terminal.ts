@@ -5,6 +5,7 @@
 import type { CheckResult } from "../../src/checks/check.js";
 import type { ToolStatus, Trace } from "../../src/trace/types.js";
 import { validateTrace } from "../../src/trace/schema.js";
+import { observedGist, observedLines } from "../../src/checks/observed.js";
 import { firstLine, stripAnsi } from "../text/sanitize.js";
 import { createPalette, shouldColour, type Palette } from "./colour.js";
 import { buildTimeline, describeHook, describeSource, describeUsage, STATUS_MARKS, type CallRow, type TimelineRow } from "./timeline.js";
@@ -36,7 +37,7 @@ function statusColour(p: Palette, status: ToolStatus): (text: string) => string 
 const indent = (depth: number) => (depth > 0 ? `  ${"│ ".repeat(depth)}` : "");
 const block = (text: string, pad: string) => stripAnsi(text).replace(/\n/g, `\n${pad}`);
 
-function renderCall(row: CallRow, p: Palette, verbose: boolean): string[] {
+function renderCall(row: CallRow, p: Palette, verbose: boolean, trace: Trace): string[] {
   const { call, index } = row;
   const pad = indent(row.depth);
   const colour = statusColour(p, call.status);
@@ -49,6 +50,9 @@ function renderCall(row: CallRow, p: Palette, verbose: boolean): string[] {
   const sub = `${pad}     `;
   // A PreToolUse hook (proctor gate, say) rewrote the command: what ran is not what the model asked.
   if (call.ran) lines.push(`${sub}${p.cyan("ran")} ${verbose ? block(call.ran.command, `${sub}    `) : firstLine(call.ran.command, 140)}  ${p.dim(`(rewritten by a ${call.ran.by})`)}${call.ran.refused ? `  ${p.yellow(`refused: ${firstLine(call.ran.refused, 80)}`)}` : ""}`);
+  // What the call's processes were seen doing (a live run proctor observed), beside the call.
+  const observed = observedGist(trace, call);
+  if (observed !== undefined) lines.push(`${sub}${observed.startsWith("observed: no effect") ? p.dim(observed) : p.yellow(observed)}`);
   if (verbose) {
     lines.push(`${sub}${p.dim("input")} ${block(JSON.stringify(call.input, null, 2), `${sub}      `)}`);
     if (call.result !== undefined) lines.push(`${sub}${p.dim("result")} ${block(call.result, `${sub}       `)}`);
@@ -61,8 +65,8 @@ function renderCall(row: CallRow, p: Palette, verbose: boolean): string[] {
   return lines;
 }
 
-function renderRow(row: TimelineRow, p: Palette, verbose: boolean): string[] {
-  if (row.type === "call") return renderCall(row, p, verbose);
+function renderRow(row: TimelineRow, p: Palette, verbose: boolean, trace: Trace): string[] {
+  if (row.type === "call") return renderCall(row, p, verbose, trace);
   const pad = indent(row.depth);
   if (row.type === "hook") return [`${pad}${p.blue("hook")} ${row.hook.blocked ? p.yellow(describeHook(row.hook)) : p.dim(describeHook(row.hook))}`];
   const text = verbose ? block(row.reply.text, `${pad}        `) : firstLine(row.reply.text, 110);
@@ -81,7 +85,7 @@ export function renderTraceText(trace: Trace, options: TraceTextOptions = {}): s
   }
   out.push("");
   if (timeline.rows.length === 0) out.push(p.dim("  (no tool calls, hooks or replies recorded)"));
-  for (const row of timeline.rows) out.push(...renderRow(row, p, verbose));
+  for (const row of timeline.rows) out.push(...renderRow(row, p, verbose, trace));
   out.push("");
 
   const usage = describeUsage(trace);
@@ -90,6 +94,7 @@ export function renderTraceText(trace: Trace, options: TraceTextOptions = {}): s
     const changes = trace.files.changes.map((f) => `${f.change} ${f.path}`).join(", ");
     out.push(`${p.bold("files")}  ${changes}${trace.files.source === "tool-calls" ? p.dim("  (from Write/Edit calls)") : ""}`);
   }
+  for (const line of observedLines(trace).filter((l) => !l.startsWith("#"))) out.push(`${p.bold(line.startsWith("confinement") ? "jail" : "observed")}  ${line}`);
   for (const e of trace.errors) out.push(`${p.red("error")}  ${e.kind}${e.line ? ` (line ${e.line})` : ""}: ${firstLine(e.message, 120)}`);
 
   if (timeline.results.length > 0) {

@@ -1,10 +1,11 @@
 /** Checks on the work dir: what the run wrote, and what it must not have. */
 import { createRequire } from "node:module";
 import type picomatchType from "picomatch";
-import type { FileChange, Trace } from "../trace/types.js";
+import type { FileChange, ObservedEffect, Trace } from "../trace/types.js";
 import { defineTraceCheck, type Check } from "./check.js";
 import { absenceUnprovable } from "./describe.js";
 import { requireName, requireNames } from "./validate.js";
+import { callEffects, isScratchPath, observationIncomplete, observedScope, WRITE_KINDS } from "./observed.js";
 
 let picomatch: typeof picomatchType | undefined;
 /** picomatch, loaded when the first glob is matched, not when proctor is imported. */
@@ -37,10 +38,41 @@ function listChanges(changes: readonly FileChange[], max = 10): string {
   return shown.join(", ") + (changes.length > max ? `, … ${changes.length - max} more` : "");
 }
 
-/** Every change the run made that proctor observed: the work dir's, then those under the trial's other roots (`$HOME/…`). */
+/**
+ * Every change the run made that proctor observed: the work dir's, then those under the trial's
+ * other roots (`$HOME/…`) — one complete diff — then the writes the observation saw outside every
+ * compared root (absolute paths), as extra evidence the diff could not hold.
+ */
 function observedChanges(trace: Trace): readonly FileChange[] {
-  const outside = trace.outsideWrites?.changes ?? [];
+  const outside = [...(trace.outsideWrites?.changes ?? []), ...writesBeyondRoots(trace)];
   return outside.length ? [...(trace.files?.changes ?? []), ...outside] : (trace.files?.changes ?? []);
+}
+
+/**
+ * Successful writes the observation saw (the calls', hooks' and MCP servers', and those tied to no
+ * process) at paths outside the work dir and every compared root: what no snapshot compared. The
+ * agent's own bookkeeping and the processes' scratch devices are left out.
+ */
+function writesBeyondRoots(trace: Trace): FileChange[] {
+  const o = trace.observation;
+  if (!o) return [];
+  const scope = observedScope(trace);
+  const compared = [trace.source.cwd, ...scope.roots.map((r) => r.path)].filter((p): p is string => p !== undefined).map((p) => p.replace(/\/+$/, ""));
+  const effects: ObservedEffect[] = [
+    ...trace.toolCalls.flatMap((c) => callEffects(trace, c) ?? []),
+    ...o.others.filter((x) => x.owner.kind !== "agent").flatMap((x) => x.effects),
+    ...o.unattributed,
+  ];
+  const out = new Map<string, FileChange>();
+  for (const e of effects) {
+    if (!WRITE_KINDS.has(e.kind) || e.errno !== undefined) continue;
+    const paths: [string | undefined, FileChange["change"]][] = [[e.path, e.kind === "delete" || e.kind === "rmdir" || e.kind === "rename" ? "deleted" : e.kind === "create" || e.kind === "mkdir" || e.kind === "link" ? "created" : "modified"], [e.to, "created"]];
+    for (const [path, change] of paths) {
+      if (path === undefined || !path.startsWith("/") || isScratchPath(path, scope) || compared.some((r) => path === r || path.startsWith(`${r}/`))) continue;
+      if (!out.has(path)) out.set(path, { path, change });
+    }
+  }
+  return [...out.values()];
 }
 
 /** Whether `pattern` names a place outside the work dir (absolute, or under a root such as `$HOME`). */
@@ -130,6 +162,8 @@ export function didNotWrite(path: string): Check<Trace> {
     if (unprovable) return { pass: false, message: `cannot confirm ${path} was not written: ${unprovable}` };
     const outside = outsideUnprovable(trace, path);
     if (outside) return { pass: false, message: `cannot confirm ${path} was not written: ${outside}`, expected: path };
+    const incomplete = observationIncomplete(trace);
+    if (incomplete) return { pass: false, message: `cannot confirm ${path} was not written: ${incomplete}`, expected: path };
     return { pass: true, message: `${path} was not written (${observedChanges(trace).length} other change(s))` };
   });
 }
@@ -154,6 +188,8 @@ export function wroteOnly(paths: readonly string[]): Check<Trace> {
     if (unprovable) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${unprovable}` };
     const notCompared = outsideUnprovable(trace, undefined);
     if (notCompared) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${notCompared}`, expected: paths };
+    const incomplete = observationIncomplete(trace);
+    if (incomplete) return { pass: false, message: `cannot confirm the run wrote only [${paths.join(", ")}]: ${incomplete}`, expected: paths };
     return { pass: true, message: `all ${observedChanges(trace).length} change(s) are inside [${paths.join(", ")}]${outsideNote(trace)}` };
   });
 }

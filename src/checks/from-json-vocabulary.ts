@@ -2,6 +2,7 @@
 import type { ToolStatus } from "../trace/types.js";
 import { allowedToolsCheck, readAllowedToolsDeclaration } from "../contracts/allowed-tools.js";
 import { notOffered } from "./advertised.js";
+import { effects } from "./effects.js";
 import { fileContains } from "./file-contains.js";
 import type { Builder } from "./from-json.js";
 import { hookSaid, type HookSaidOptions } from "./hook-said.js";
@@ -14,6 +15,7 @@ export const VOCABULARY_BUILDERS: readonly [string, Builder][] = [
   ["hookSaid", (r) => hookSaid(r.string("event"), r.text("matcher"), { in: r.optional("in", r.string) as HookSaidOptions["in"] })],
   ["fileContains", (r) => fileContains(r.string("path"), r.text("matcher"))],
   ["notOffered", (r) => notOffered(r.string("name"))],
+  ["effects", (r) => effects(r.string("name"), r.raw("expected") as never, r.optional("args", r.raw) as never)],
   [
     "withinAllowedTools",
     (r) => {

@@ -11,7 +11,7 @@ import { requireName, requireNames } from "../checks/validate.js";
 import { dialectOf, requirePurity } from "../checks/safety.js";
 import { baseToolOf, restrictionOf, shellCommandOf } from "../effects/dialect.js";
 import type { PurityLevel } from "../effects/effects.js";
-import { decidePurityGate } from "../effects/purity-gate.js";
+import { decideCallPurity, decidedNote, purityScope } from "../checks/observed-purity.js";
 import { commandMatchesPattern, simpleCommands } from "../effects/bash/simple-commands.js";
 import { at } from "../util/narrow.js";
 
@@ -105,23 +105,26 @@ export function skillPurity(skill: string, level: PurityLevel): Check<Trace> {
     const calls = callsDuringSkill(trace, skill);
     if (!calls) return neverRan(trace, skill);
     const dialect = dialectOf(trace);
-    const violations = calls.flatMap(({ call, index }) => {
-      const d = decidePurityGate(level, call.name, shellCommandOf(call.input), dialect);
+    const ps = purityScope(trace);
+    const decided = calls.map(({ call }) => decideCallPurity(level, trace, call, dialect, ps));
+    const note = decidedNote(ps, decided, calls.filter(({ call }) => dialect.shellTools.includes(call.name)).length);
+    const violations = calls.flatMap(({ call, index }, i) => {
+      const d = at(decided, i);
       return d.allow ? [] : [{ call, index, message: d.message }];
     });
     if (violations.length > 0) {
       const lines = violations.slice(0, 8).map(({ call, index, message }) => `    ${describeCall(call, index)}\n      ${message}`);
       return {
         pass: false,
-        message: `skill ${skill} is declared ${level}, but ${violations.length} call(s) while it was active broke that floor:\n${lines.join("\n")}`,
+        message: `skill ${skill} is declared ${level}, but ${violations.length} call(s) while it was active broke that floor:\n${lines.join("\n")}\n  (${note})`,
         expected: level,
         actual: violations.map(({ call }) => call.name),
         callIndex: at(violations, 0).index,
       };
     }
     const unprovable = absenceUnprovable(trace);
-    if (unprovable) return { pass: false, message: `cannot confirm skill ${skill} stayed ${level}: ${unprovable}` };
-    return { pass: true, message: `skill ${skill} stayed ${level} across ${calls.length} call(s)` };
+    if (unprovable) return { pass: false, message: `cannot confirm skill ${skill} stayed ${level}: ${unprovable} (${note})` };
+    return { pass: true, message: `skill ${skill} stayed ${level} across ${calls.length} call(s) (${note})` };
   });
 }
 

@@ -7,7 +7,7 @@ import {
   allowed, blocked, cacheTokens, cost, custom, denied, deleted, didNotWrite, eachReply, hookFired, inputTokens, judged,
   latency, mcp, notTool, onlyTools, output, outputTokens, received, replyCount, skill, subagent, tokens, tool,
   toolCount, toolWith, trajectory, turns, wrote, wroteOnly, type Check, type HookRunResult, type Trace,
-  toolResult, toolStatuses, hookSaid, fileContains, notOffered, withinAllowedTools,
+  toolResult, toolStatuses, hookSaid, fileContains, notOffered, withinAllowedTools, effects,
 } from "../../src/index.js";
 import { makeTrace, usage } from "../helpers/trace.js";
 
@@ -151,6 +151,18 @@ const cases: Case[] = [
     check: notOffered("WebFetch"),
     pass: makeTrace({ modelRequests: [{ agent: "main", system: "", messages: "", tools: [{ name: "Read", description: "" }] }] }),
     fail: makeTrace({ modelRequests: [{ agent: "main", system: "", messages: "", tools: [{ name: "Read", description: "" }, { name: "WebFetch", description: "" }] }] }),
+  },
+  {
+    name: "effects",
+    check: effects("Bash", { writes: [], exec: ["git"] }),
+    pass: makeTrace({
+      calls: [{ name: "Bash", input: { command: "git status" }, observed: [{ kind: "exec", syscall: "execve", path: "/usr/bin/git", argv: ["git", "status"], pid: 7 }] }],
+      observation: { mechanism: "strace", others: [], unattributed: [], gaps: [] },
+    }),
+    fail: makeTrace({
+      calls: [{ name: "Bash", input: { command: "git status" }, observed: [{ kind: "exec", syscall: "execve", path: "/usr/bin/less", argv: ["less"], pid: 8 }] }],
+      observation: { mechanism: "strace", others: [], unattributed: [], gaps: [] },
+    }),
   },
   {
     name: "withinAllowedTools",
