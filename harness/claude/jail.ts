@@ -99,6 +99,33 @@ function reachable(p: string): boolean {
   }
 }
 
+/**
+ * The absolute paths the trial's own settings name in hook and status-line commands (`node
+ * /opt/hooks/check.mjs`), when they exist: a hook the spec configures must find its script in the
+ * jail wherever it lives. Shown read-only, each path itself (never its folder: a script in the
+ * host's /tmp does not show the rest of /tmp); the kernel's trees are never shown.
+ */
+export function settingsPaths(settings: Readonly<Record<string, unknown>> | undefined): string[] {
+  const commands: string[] = [];
+  const walk = (v: unknown, key: string | undefined): void => {
+    if (typeof v === "string") {
+      if (key === "command") commands.push(v);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, key);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(settings?.hooks, undefined);
+  walk(settings?.statusLine, undefined);
+  const out = new Set<string>();
+  for (const command of commands) {
+    for (const m of command.matchAll(/(?:^|[\s'"=:])(\/[^\s'"`;|&<>()$]+)/g)) {
+      const p = path.normalize(m[1] as string).replace(/\/+$/, "");
+      if (p === "" || p === "/" || /^\/(proc|sys|dev)(\/|$)/.test(p)) continue;
+      if (existsSync(p)) out.add(p);
+    }
+  }
+  return [...out];
+}
+
 /** The mock's loopback port, or a RunError: the jail serves only a port on 127.0.0.1 (or localhost) inside. */
 export function mockPort(url: string): { host: string; port: number } {
   const u = new URL(url);

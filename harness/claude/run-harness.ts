@@ -20,7 +20,7 @@ import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } fro
 import { hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
 import { withCalibration } from "./calibrate.js";
-import { openJailHost, trialJail } from "./jail.js";
+import { openJailHost, settingsPaths, trialJail } from "./jail.js";
 import { limitsFromEnv } from "../../src/policy/confine.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 
@@ -89,7 +89,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
         const wrappers: LaunchWrapper[] = [];
         if (host !== undefined) {
           const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
-          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys()], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
+          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
         }
         const args = buildArgs(trial.spec, dirs, cwd);
         const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));

@@ -106,7 +106,7 @@ export function attributeEffects(trace: Trace, log: StraceLog, context: ObserveC
       if (!isLaunchMachinery(e.pid, agentPid, log.firstPid, processes)) unattributed.push(e);
       continue;
     }
-    if (owner.kind === "call" && wrapperNoise(e)) continue;
+    if (owner.kind === "call" && (wrapperNoise(e) || isSandboxSetup(e, processes))) continue;
     if (owner.kind === "agent") {
       const call = editTargets(e);
       if (call) owner = { kind: "call", callId: call };
@@ -184,7 +184,8 @@ function isLaunchMachinery(pid: number, agentPid: number | undefined, firstPid: 
 function findCallShells(calls: readonly ToolCall[], processes: Map<number, ObservedProcess>, gaps: string[]): Map<number, string> {
   const byCommand = new Map<string, ToolCall[]>();
   for (const c of calls) {
-    const command = c.input.command;
+    // A PreToolUse hook may have rewritten the command (the gate's confinement): the shell ran that one.
+    const command = c.ran?.command ?? c.input.command;
     if (c.name !== "Bash" || typeof command !== "string" || command === "") continue;
     const list = byCommand.get(command) ?? [];
     list.push(c);
@@ -215,6 +216,25 @@ function findCallShells(calls: readonly ToolCall[], processes: Map<number, Obser
     });
   }
   return cores;
+}
+
+/** Where bubblewrap builds a sandbox: its new root and the old one in its own fresh tmpfs, and the id maps of the namespace it made. */
+const SANDBOX_SETUP = /^(\/tmp)?\/(newroot|oldroot)(\/|$)|^\/proc\/\d+\/(uid_map|gid_map|setgroups)$/;
+
+/**
+ * bubblewrap setting up a sandbox inside a call (the gate's confinement, claude's own sandbox):
+ * the mounts it makes in its private mount namespace and the maps of its user namespace, by a
+ * process running bwrap or forked from one before its payload runs. Machinery, not the command's
+ * effect; what the payload then writes through a bind is still seen, by its own path.
+ */
+function isSandboxSetup(e: ObservedEffect, processes: Map<number, ObservedProcess>): boolean {
+  // A symlink is seen by its new name and its target: either side in the sandbox's new root is bubblewrap's making; a rename needs both sides there.
+  const inSetup = (p: string | undefined) => p !== undefined && SANDBOX_SETUP.test(p);
+  if (!(e.kind === "link" ? inSetup(e.path) || inSetup(e.to) : inSetup(e.path) && (e.to === undefined || inSetup(e.to)))) return false;
+  // bwrap itself, or the child it forks to build the sandbox (which later execs the payload).
+  const self = processes.get(e.pid);
+  const ranBwrap = (p: ObservedProcess | undefined) => p?.execs.some((x) => path.posix.basename(x.path) === "bwrap") ?? false;
+  return ranBwrap(self) || ranBwrap(self?.parent === undefined ? undefined : processes.get(self.parent));
 }
 
 /**
