@@ -5,7 +5,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { attributeJailDenials, jailRefusals, mockPort } from "../../harness/claude/jail.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { attributeJailDenials, jailRefusals, mockPort, settingsPaths } from "../../harness/claude/jail.js";
 import { refuseSandboxConflict } from "../../harness/claude/sandbox.js";
 import type { ToolCall, Trace } from "../../src/trace/types.js";
 
@@ -107,3 +110,25 @@ describe("what a jailed trial refuses before it starts", () => {
   });
 });
 
+
+describe("the paths a trial's own hook commands name", () => {
+  it("are shown when they exist, each itself; the kernel's trees, / and missing paths are not", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "proctor-settings-paths-"));
+    try {
+      const script = path.join(dir, "go-on.mjs");
+      writeFileSync(script, "");
+      const settings = {
+        hooks: {
+          SubagentStop: [{ hooks: [{ type: "command", command: `node ${script}` }] }],
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `FOO=${dir}/missing.sh cat /proc/self/status; "${script}" && ls /` }] }],
+        },
+        statusLine: { type: "command", command: `sh ${dir}` },
+        env: { NOT_A_COMMAND: script },
+      };
+      expect(settingsPaths(settings).sort()).toEqual([dir, script].sort());
+      expect(settingsPaths(undefined)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -133,3 +133,39 @@ describe("where strace cannot run", () => {
     expect(probeStrace("false")).toEqual({ usable: false, reason: expect.stringContaining("ptrace is refused") });
   });
 });
+
+describe("a call rewritten by a hook, confined by bubblewrap, under a jail proctor launched", () => {
+  // 50: the jail's bash and bwrap (launched around claude); 51: socat beside it; 100: claude, exec'd last.
+  const JAILED = `50 execve("/bin/bash", ["/bin/bash", "-c", "exec bwrap ..."], 0x1 /* 3 vars */) = 0
+50 execve("/usr/bin/bwrap", ["bwrap", "--unshare-all"], 0x1 /* 3 vars */) = 0
+50 mkdir("/newroot/run", 0755) = 0
+50 clone(child_stack=NULL, flags=SIGCHLD) = 51
+51 execve("/usr/bin/socat", ["socat", "TCP-LISTEN:1"], 0x1 /* 3 vars */) = 0
+51 connect(3<socket:[9]>, {sa_family=AF_UNIX, sun_path="/run/proctor/mock.sock"}, 110) = 0
+50 clone(child_stack=NULL, flags=SIGCHLD) = 100
+100 execve("/bin/claude", ["/bin/claude", "-p"], 0x1 /* 3 vars */) = 0
+100 clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD, stack=0x3, stack_size=0x9000}, 88) = 200
+200 execve("/bin/bash", ["/bin/bash", "-c", "eval 'bwrap --ro-bind / / -- cat notes.txt' < /dev/null"], 0x4 /* 9 vars */) = 0
+200 execve("/usr/bin/bwrap", ["bwrap", "--ro-bind", "/", "/", "--", "cat", "notes.txt"], 0x4 /* 9 vars */) = 0
+200 openat(AT_FDCWD</w>, "/proc/201/uid_map", O_WRONLY|O_CLOEXEC) = 3</proc/201/uid_map>
+200 clone(child_stack=NULL, flags=SIGCHLD) = 201
+201 mkdir("/tmp/newroot", 0755) = 0
+201 symlinkat("/proc/self/fd/0", AT_FDCWD</>, "/newroot/dev/stdin") = 0
+201 execve("/usr/bin/cat", ["cat", "notes.txt"], 0x4 /* 9 vars */) = 0
+201 openat(AT_FDCWD</w>, "/w/leak.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</w/leak.txt>
+`;
+  const log = parseStraceLog(JAILED);
+  const rewritten: ToolCall = { ...call("g1", "Bash", { command: "cat notes.txt" }), ran: { command: "bwrap --ro-bind / / -- cat notes.txt", by: "hook" } };
+  const t = attributeEffects(trace([rewritten]), log, CONTEXT);
+  const brief = (e: { kind: string; path?: string; to?: string }) => [e.kind, e.path, e.to].filter(Boolean).join(" ");
+
+  it("the call's shell is found by the command that ran; bubblewrap's own set-up is left out, the payload's write is kept", () => {
+    expect(t.toolCalls[0]?.observed?.map(brief)).toEqual(["exec /usr/bin/bwrap", "exec /usr/bin/cat", "write /w/leak.txt"]);
+    expect(t.observation?.gaps).toEqual([]);
+  });
+
+  it("the jail proctor launched around claude (its bwrap, socat) is machinery: nothing unattributed", () => {
+    expect(t.observation?.unattributed).toEqual([]);
+    expect(t.observation?.others.map((o) => o.owner.kind)).toEqual(["agent"]);
+  });
+});
