@@ -8,8 +8,7 @@ export { stripAnsi, xmlSafe, escapeHtml } from "./text/sanitize.js";
 export { buildJunitXml, writeJunit } from "./junit/xml.js";
 export type { JunitCase, JunitSuite } from "./junit/xml.js";
 export { renderJunitResults } from "./junit/from-results.js";
-/** Each call's observed effects and the jail's refusals, one line each: the `observed` notes of a `ResultSuite`. */
-export { observedLines } from "../src/checks/observed.js";
+export { observedLines } from "./observed-lines.js";
 export type { ResultSuite } from "./junit/from-results.js";
 export { renderJunitReports, renderJunitDiff, reportSuites, diffSuites } from "./junit/from-reports.js";
 export type { JunitReportOptions } from "./junit/from-reports.js";

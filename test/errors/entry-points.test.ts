@@ -104,6 +104,7 @@ const PROCTOR: Record<string, Case> = {
   notOffered: check(() => proctor.notOffered("")),
   withinAllowedTools: check(() => proctor.withinAllowedTools(path.join(dir, "missing.md"))),
   toolWith: check(() => proctor.toolWith("", {})),
+  effects: check(() => proctor.effects("Bash", { writes: "none" } as never)),
   trajectory: check(() => proctor.trajectory("Bash" as never)),
   turns: check(() => proctor.turns({ min: -1 })),
   wrote: check(() => proctor.wrote("")),
@@ -297,6 +298,7 @@ const REPORTERS: Record<string, Case> = {
   xmlSafe: total("every string is made XML-safe"),
   stringifySorted: total("serialises any JSON value"),
   shouldColour: total("decides for any stream"),
+  observedLines: notTrace(() => reporters.observedLines(notATrace)),
 };
 
 const NODE_TEST: Record<string, Case> = {
