@@ -11,7 +11,7 @@ import { observerSupport } from "../../harness/observe/observer.js";
 import { validateTrace } from "../../src/index.js";
 import type { ObservedEffect, Trace } from "../../src/trace/types.js";
 
-const WRITER_MCP = fileURLToPath(new URL("./fixtures/writer-mcp.mjs", import.meta.url));
+const WRITER_MCP = fileURLToPath(new URL("./fixtures/write-mcp.mjs", import.meta.url));
 const usable = observerSupport().usable;
 
 /** Every owner (`call:<id>`, `hook:<name>`, `mcp:<server>`, `agent`, `unattributed`) whose record writes `file` in the work dir. */
@@ -130,11 +130,11 @@ describe.skipIf(!usable)("observer (real claude, real strace)", () => {
       runHarness({
         prompt: "take a note",
         mcpConfig: { mcpServers: { writer: { command: "node", args: [WRITER_MCP] } } },
-        script: { turns: [{ tools: [{ name: "mcp__writer__note", input: { text: "hello" } }] }, { text: "Noted." }] },
+        script: { turns: [{ tools: [{ name: "mcp__writer__write", input: { path: "mcp-note.txt" } }] }, { text: "Noted." }] },
       }),
     );
     const { trace, workDir } = r;
-    expect(trace.toolCalls.find((c) => c.name === "mcp__writer__note")?.status).toBe("success");
+    expect(trace.toolCalls.find((c) => c.name === "mcp__writer__write")?.result).toBe("wrote");
     expect(ownersOf(trace, workDir, "mcp-note.txt")).toEqual(["mcp:writer"]);
     await r.cleanup();
   });
