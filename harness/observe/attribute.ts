@@ -193,10 +193,11 @@ function findCallShells(calls: readonly ToolCall[], processes: Map<number, Obser
   }
   const cores = new Map<number, string>();
   for (const [command, list] of byCommand) {
-    const needle = `eval ${quoteForEval(command)}`;
+    // A command of plain words and no space goes in unquoted (`eval ls < /dev/null`): its needle ends at the space after it.
+    const needles = [`eval ${quoteForEval(command)}`, ...(/^[A-Za-z0-9_./+-]+$/.test(command) ? [`eval ${command} `] : [])];
     const marked = new Set<number>();
     for (const p of processes.values()) {
-      if (p.execs.some((x) => x.argv.some((a) => mentions(a, needle, x.cut)))) marked.add(p.pid);
+      if (p.execs.some((x) => x.argv.some((a) => needles.some((needle) => mentions(a, needle, x.cut))))) marked.add(p.pid);
     }
     // Innermost: a marked process none of whose descendants is marked (the sandbox's outer layers repeat the text).
     const hasMarkedBelow = new Set<number>();

@@ -169,3 +169,19 @@ describe("a call rewritten by a hook, confined by bubblewrap, under a jail proct
     expect(t.observation?.others.map((o) => o.owner.kind)).toEqual(["agent"]);
   });
 });
+
+describe("a command claude passes unquoted", () => {
+  it("`eval ls` (a plain word) is found, and not mistaken for `eval lsof`", () => {
+    const log = parseStraceLog(`100 execve("/bin/claude", ["/bin/claude", "-p"], 0x1 /* 3 vars */) = 0
+100 clone(child_stack=NULL, flags=SIGCHLD) = 200
+200 execve("/bin/bash", ["/bin/bash", "-c", "source /s.sh && eval lsof < /dev/null && pwd -P >| /tmp/cwd-1"], 0x4 /* 9 vars */) = 0
+100 clone(child_stack=NULL, flags=SIGCHLD) = 300
+300 execve("/bin/bash", ["/bin/bash", "-c", "source /s.sh && eval ls < /dev/null && pwd -P >| /tmp/cwd-1"], 0x4 /* 9 vars */) = 0
+300 clone(child_stack=NULL, flags=SIGCHLD) = 301
+301 execve("/usr/bin/ls", ["ls"], 0x4 /* 9 vars */) = 0
+`);
+    const t = attributeEffects(trace([call("l1", "Bash", { command: "ls" })]), log, CONTEXT);
+    expect(t.toolCalls[0]?.observed?.map((e) => [e.kind, e.path, e.pid])).toEqual([["exec", "/usr/bin/ls", 301]]);
+    expect(t.observation?.gaps).toEqual([]);
+  });
+});
