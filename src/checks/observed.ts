@@ -20,7 +20,8 @@
  *   fsmonitor, textconv or hook — and that is the effect a classifier reading text cannot see;
  * - a `connect` counts (a unix socket reaches a daemon as a TCP one reaches a host), except glibc's
  *   name-service lookup (`/run/nscd/socket`), which only asks;
- * - a `signal` to a process outside the call, and a `refused` operation (the agent tried), count.
+ * - a `signal` to a process outside the call, and a `refused` operation (the agent tried), count —
+ *   except a refused attempt on the call's own scratch (above), which could have reached nothing.
  */
 import { posix } from "node:path";
 import type { ObservedEffect, ToolCall, Trace } from "../trace/types.js";
@@ -157,6 +158,8 @@ export function offendingEffects(effects: readonly ObservedEffect[], scope: Obse
     if (WRITE_KINDS.has(e.kind)) return !isScratchWrite(e, scope);
     if (e.kind === "exec") return !isMachinery(e) && !programNames(e).some((n) => named.has(n));
     if (e.kind === "connect") return !isNameServiceLookup(e);
+    // An attempt on the call's own scratch (a thread naming itself through /proc/self/task/N/comm, which the jail's Landlock refuses) reaches nothing.
+    if (e.kind === "refused" && e.address === undefined && e.path !== undefined && e.path !== "" && isScratchPath(e.path, scope)) return false;
     return true; // signal, refused
   });
 }

@@ -120,6 +120,9 @@ function oracleOwn(d: Drawn, words: readonly string[]): boolean {
       return d.program.machinery || d.program.names.some((n) => words.includes(n));
     case "connect":
       return d.at.lookup;
+    case "refused":
+      // An attempt on the call's own scratch reaches nothing; any other refused attempt counts.
+      return d.from.path !== undefined && d.from.path !== "" && d.from.scratch;
     default:
       return false;
   }
