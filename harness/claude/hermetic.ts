@@ -98,11 +98,13 @@ const SANDBOX_REFUSAL = /Read-only file system|\bEROFS\b|Operation not permitted
 /**
  * In a sandboxed run, a failed Bash call whose output is a read-only or not-permitted refusal was
  * stopped by the sandbox: claude reports it as an ordinary failure, proctor as `denied` by `sandbox`.
+ * `refused` says whether a result shows such a refusal (default: claude's sandbox's wording; the
+ * jail passes its own reading, jail.ts).
  */
-export function attributeSandboxDenials(trace: Trace): Trace {
+export function attributeSandboxDenials(trace: Trace, refused: (result: string) => boolean = (r) => SANDBOX_REFUSAL.test(r)): Trace {
   let changed = false;
   const toolCalls = trace.toolCalls.map((call) => {
-    if (call.name !== "Bash" || call.status !== "failure" || !SANDBOX_REFUSAL.test(call.result ?? "")) return call;
+    if (call.name !== "Bash" || call.status !== "failure" || !refused(call.result ?? "")) return call;
     changed = true;
     return { ...call, status: "denied" as const, deniedBy: "sandbox" as const };
   });

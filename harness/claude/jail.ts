@@ -29,8 +29,9 @@ import { fileURLToPath } from "node:url";
 import { RunError } from "../../src/errors/proctor-error.js";
 import { bwrapArgParts, DEFAULT_LIMITS, jailPrelude, pathPrefixes, shellQuote, type ConfineLimits } from "../../src/policy/confine.js";
 import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.js";
-import type { Confinement, ConfinementRefusal, HookEvent, ToolCall, Trace } from "../../src/trace/types.js";
+import type { Confinement, ConfinementRefusal, HookEvent, Trace } from "../../src/trace/types.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
+import { attributeSandboxDenials } from "./hermetic.js";
 import { trackDir, untrackDir } from "../process/live.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { RunDirs } from "../workdir/prepare.js";
@@ -302,11 +303,5 @@ export function jailRefusals(trace: Trace, root: string): ConfinementRefusal[] {
 
 /** A failed Bash call whose result shows a jail refusal was stopped by the jail: `denied` by `sandbox`. */
 export function attributeJailDenials(trace: Trace, root: string): Trace {
-  let changed = false;
-  const toolCalls = trace.toolCalls.map((call: ToolCall) => {
-    if (call.name !== "Bash" || call.status !== "failure" || refusalsIn(call.result, root, {}).length === 0) return call;
-    changed = true;
-    return { ...call, status: "denied" as const, deniedBy: "sandbox" as const };
-  });
-  return changed ? { ...trace, toolCalls } : trace;
+  return attributeSandboxDenials(trace, (result) => refusalsIn(result, root, {}).length > 0);
 }
