@@ -54,9 +54,12 @@ describe("harness reliability (real claude binary)", () => {
 
   it("records a stream cut mid-message as a failed run (claude 2.1.197: an API error; 2.1.332 on: a missing answer)", async () => {
     // The CLI recovers silently from one cut (it asks again without streaming), so cut both.
-    const { trace, mockRun, cleanup } = await runHarness({ prompt: "go", maxRetries: 0, script: { turns: [{ tools: [{ name: "Bash", input: { command: "ls" } }] }, { fault: "cut", times: 2 }] } });
+    // claude 2.1.332 now and then reads the cut answer as an empty one and asks once more
+    // ("Your previous response had no visible output"): an optional turn cuts that one too.
+    const cut = { fault: "cut", times: 2 } as const;
+    const { trace, mockRun, cleanup } = await runHarness({ prompt: "go", maxRetries: 0, script: { turns: [{ tools: [{ name: "Bash", input: { command: "ls" } }] }, cut, { ...cut, optional: true }] } });
     await cleanup();
-    vexpect(mockRun.faultsServed).toBe(2);
+    vexpect(mockRun.faultsServed).toBeGreaterThanOrEqual(2);
     vexpect(trace.toolCalls.map((c) => c.status)).toEqual(["success"]);
     vexpect(trace.outcome?.isError).toBe(true);
     if (atLeast("2.1.332")) {
