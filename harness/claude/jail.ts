@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RunError } from "../../src/errors/proctor-error.js";
-import { bwrapArgParts, DEFAULT_LIMITS, jailPrelude, pathPrefixes, shellQuote, type ConfineLimits } from "../../src/policy/confine.js";
+import { bwrapArgParts, DEFAULT_LIMITS, jailPrelude, pathPrefixes, shellQuote, SYSCALL_NR, type ConfineLimits } from "../../src/policy/confine.js";
 import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.js";
 import type { Confinement, ConfinementRefusal, HookEvent, Trace } from "../../src/trace/types.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
@@ -38,12 +38,6 @@ import type { RunDirs } from "../workdir/prepare.js";
 
 /** Where the mock's socket appears inside the jail. */
 const MOCK_SOCKET_INSIDE = "/run/proctor/mock.sock";
-
-/** Numbers the Perl stage needs, by architecture (prctl, seccomp, landlock_create_ruleset, landlock_restrict_self). */
-const STAGE2_NR: Readonly<Record<string, { prctl: number; seccomp: number }>> = {
-  x64: { prctl: 157, seccomp: 317 },
-  arm64: { prctl: 167, seccomp: 277 },
-};
 
 /**
  * Parts a test may leave out, to watch what each closes get out: a seccomp part (from both
@@ -225,7 +219,7 @@ export function stage2Perl(nr: { prctl: number; seccomp: number }): string {
 export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper {
   const { dirs } = opts;
   const { port } = mockPort(opts.mockUrl);
-  const nr = STAGE2_NR[process.arch];
+  const nr = SYSCALL_NR[process.arch];
   if (!nr) throw new RunError("SANDBOX_UNAVAILABLE", `runHarness: proctor's jail runs on x86_64 and aarch64, not ${process.arch}`, { detail: '  run without it: sandbox: { off: "why" } (CLI: --no-sandbox "why")' });
   const omit = new Set(opts.omit ?? jailTesting.omit);
   const parts = [...omit].filter((p): p is SeccompPart => p !== "stage2");

@@ -130,7 +130,7 @@ export function confinePreflightFor(ctx: PreflightContext): Preflight {
   if (off) return { ok: false, why: off, howto: CONFINE_HOWTO };
   const sandbox = claudeSandboxSource(ctx);
   if (sandbox) return { ok: false, why: `Claude Code's own sandbox is on (sandbox.enabled in ${sandbox}), and bwrap cannot start inside it`, howto: SANDBOX_HOWTO };
-  return { ok: true, confiner: { kind: "bwrap", path: bwrap } };
+  return { ok: true, confiner: { kind: "bwrap", path: bwrap, perl: findOnPath("perl", "/usr/bin") ?? false } };
 }
 
 let cached: { key: string; answer: Preflight } | undefined;

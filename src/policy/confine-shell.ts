@@ -16,6 +16,8 @@ export interface Confiner {
   readonly kind: "bwrap" | "sandbox-exec";
   /** The binary's absolute path. */
   readonly path: string;
+  /** bwrap only: the Perl that sets up the inside (default /usr/bin/perl); false where there is none (no Landlock then, said on stderr). */
+  readonly perl?: string | false;
 }
 
 /** The first words of what the rewrite prints when the sandbox cannot start: the reader of a Trace looks for them. */
@@ -58,9 +60,9 @@ export interface RewriteEnv {
 }
 
 /** The Linux rewrite: functions exported, the command in bubblewrap, a failed start explained. */
-export function bwrapRewrite(command: string, cwd: string, bwrap: string, env: RewriteEnv = {}): string {
+export function bwrapRewrite(command: string, cwd: string, bwrap: string, env: RewriteEnv = {}, perl?: string | false): string {
   const limits: ConfineLimits = limitsFromEnv(env);
-  const run = confineCommand(command, { cwd, bwrap, visible: pathPrefixes(env.PATH, env.HOME), limits, rawArgs: EXECPATH_ARGS });
+  const run = confineCommand(command, { cwd, bwrap, visible: pathPrefixes(env.PATH, env.HOME), limits, rawArgs: EXECPATH_ARGS, ...(perl === undefined ? {} : { perl }) });
   return `${EXPORT_FUNCTIONS}; ${run} || { __proctor_rc=$?; ${explainBwrap(bwrap)}; (exit $__proctor_rc); }`;
 }
 
@@ -89,5 +91,5 @@ export function sandboxExecRewrite(command: string, sandboxExec: string): string
 
 /** The rewrite for the confiner found by the preflight. */
 export function confinedShellCommand(command: string, cwd: string, confiner: Confiner, env: RewriteEnv = {}): string {
-  return confiner.kind === "bwrap" ? bwrapRewrite(command, cwd, confiner.path, env) : sandboxExecRewrite(command, confiner.path);
+  return confiner.kind === "bwrap" ? bwrapRewrite(command, cwd, confiner.path, env, confiner.perl) : sandboxExecRewrite(command, confiner.path);
 }

@@ -87,6 +87,15 @@ export interface ConfineOptions {
    */
   rawArgs?: string;
   /**
+   * The Perl that sets up the inside in one exec (closes descriptors, sets the limits, applies
+   * Landlock and the seccomp program, execs bash): default `/usr/bin/perl`. `false` where there is
+   * none: a bash prelude does the first two, bwrap loads the seccomp program, and Landlock is
+   * skipped, saying so on stderr (NO_LANDLOCK).
+   */
+  perl?: string | false;
+  /** The architecture the text runs on (default this process's): the Perl stage names syscalls by number. */
+  arch?: string;
+  /**
    * Set TMPDIR to the jail's temp dir (default true). A whole trial keeps its own TMPDIR (inside
    * the trial's writable root), so it says false.
    */
@@ -208,6 +217,11 @@ const O_PATH_CLOEXEC = 0x280000;
  * FIFO's); a Landlock call that fails on a kernel that has it stops the command.
  */
 export function landlockPerl(tmp: string, writable: readonly string[]): string {
+  return [landlockRules(tmp, writable), 'exec "/bin/bash", "-c", $ARGV[0] or die "proctor jail: exec bash: $!\\n";'].join(" ");
+}
+
+/** Perl statements applying Landlock's write rule (landlockPerl's first part), or saying on stderr that this kernel has none. */
+function landlockRules(tmp: string, writable: readonly string[]): string {
   const dirs = [tmp, "/dev", ...writable].map((d) => `'${d.replace(/[\\']/g, "\\$&")}'`).join(", ");
   return [
     `my $abi = syscall(${LL_NR[0]}, 0, 0, 1);`,
@@ -217,12 +231,53 @@ export function landlockPerl(tmp: string, writable: readonly string[]): string {
     `  for my $d (${dirs}) { sysopen(my $fh, $d, ${O_PATH_CLOEXEC}) or next; syscall(${LL_NR[1]}, $rs, 1, pack("Ql", $h, fileno($fh)), 0) == 0 or die "proctor jail: landlock_add_rule $d: $!\\n"; }`,
     `  syscall(${LL_NR[2]}, $rs, 0) == 0 or die "proctor jail: landlock_restrict_self: $!\\n";`,
     `} else { print STDERR "${NO_LANDLOCK} (this kernel has no Landlock)\\n"; }`,
-    'exec "/bin/bash", "-c", $ARGV[0] or die "proctor jail: exec bash: $!\\n";',
   ].join(" ");
 }
 
+/** Syscall numbers the Perl stages use, by architecture (Landlock's are the same on both: LL_NR). */
+export const SYSCALL_NR: Readonly<Record<string, { readonly close: number; readonly prlimit64: number; readonly prctl: number; readonly seccomp: number }>> = {
+  x64: { close: 3, prlimit64: 302, prctl: 157, seccomp: 317 },
+  arm64: { close: 57, prlimit64: 261, prctl: 167, seccomp: 277 },
+};
+
+/** RLIMIT_* numbers (asm-generic, the same on x86_64 and aarch64). */
+const RLIMIT = { cpu: 0, fsize: 1, nproc: 6, as: 9 } as const;
+
 /**
- * The shell run first inside: close every descriptor above 2 (a caller's open file must not pass in,
+ * The Perl program that sets up the inside and execs the command, in one process start (a bash
+ * prelude, a Perl for Landlock and bwrap's seccomp descriptor cost three): close every descriptor
+ * above 2 (a caller's open file must not pass in, where /proc/self/fd/N would reopen it for
+ * writing); set each limit to the smaller of the wanted value and the hard limit already held (one
+ * that cannot be set stops the command); apply Landlock's write rule (landlockRules); set
+ * no_new_privs and load the seccomp program (hex in argv[0], none when empty); exec bash -c
+ * argv[1]. Every step a test may leave out is left out of the text.
+ */
+export function jailPerl(opts: Pick<ConfineOptions, "cwd" | "visible" | "omit" | "limits" | "writable">, nr: (typeof SYSCALL_NR)[string]): string {
+  const omit = new Set(opts.omit ?? []);
+  const l = { ...DEFAULT_LIMITS, ...opts.limits };
+  const lines = ["my ($hex, $cmd) = @ARGV;"];
+  if (!omit.has("closeFds")) {
+    lines.push(`opendir(my $fdd, "/proc/self/fd") or die "proctor jail: /proc/self/fd: $!\n"; my @fds = grep { /^[0-9]+$/ && $_ > 2 } readdir($fdd); closedir($fdd); syscall(${nr.close}, $_ + 0) for @fds;`);
+  }
+  if (!omit.has("limits")) {
+    const want = [
+      [RLIMIT.nproc, l.processes, "processes"],
+      [RLIMIT.as, l.memoryMiB * 1024 * 1024, "memory"],
+      [RLIMIT.cpu, l.cpuSeconds, "CPU time"],
+      [RLIMIT.fsize, l.fileMiB * 1024 * 1024, "file size"],
+    ] as const;
+    lines.push(
+      `for my $r (${want.map(([r, v, what]) => `[${r}, ${v}, "${what}"]`).join(", ")}) { my $old = pack("QQ", 0, 0); syscall(${nr.prlimit64}, 0, $r->[0], 0, $old) == 0 or die "proctor jail: cannot read the $r->[2] limit: $!\n"; my (undef, $hard) = unpack("QQ", $old); my $v = $hard < $r->[1] ? $hard : $r->[1]; syscall(${nr.prlimit64}, 0, $r->[0], pack("QQ", $v, $v), 0) == 0 or die "proctor jail: cannot bound $r->[2] ($!)\n"; }`,
+    );
+  }
+  if (!omit.has("landlock")) lines.push(landlockRules(jailTmp(opts), opts.writable ?? []));
+  lines.push(`if ($hex ne "") { syscall(${nr.prctl}, 38, 1, 0, 0, 0) == 0 or die "proctor jail: PR_SET_NO_NEW_PRIVS: $!\n"; my $prog = pack("H*", $hex); syscall(${nr.seccomp}, 1, 0, pack("S x6 P", length($prog) / 8, $prog)) == 0 or die "proctor jail: seccomp: $!\n"; }`);
+  lines.push('exec { "/bin/bash" } "/bin/bash", "-c", $cmd or die "proctor jail: exec bash: $!\n";');
+  return lines.join(" ");
+}
+
+/**
+ * The shell run first inside where there is no Perl: close every descriptor above 2 (a caller's open file must not pass in,
  * where /proc/self/fd/N would reopen it for writing), set the limits (a limit the caller already
  * holds lower stays; one that cannot be set at all stops the command), then exec the command.
  */
@@ -252,8 +307,9 @@ function seccompOmit(omit: ReadonlySet<ConfineStep>): SeccompPart[] | "all" {
 }
 
 /**
- * The bash text that runs `command` confined. The seccomp program is fed on fd 3 by process
- * substitution (base64 in the text, decoded by coreutils), so the result needs no file. Claude's
+ * The bash text that runs `command` confined: bwrap, then the Perl stage (jailPerl), which loads
+ * the seccomp program from hex in its arguments, so the result needs no file. Without Perl, the
+ * program is fed to bwrap on fd 3 by process substitution (base64, decoded by coreutils). Claude's
  * shell defines `grep` as a function (its bundled ugrep) that `bash -c` loses; the rewrite
  * (confine-shell.ts) exports it.
  */
@@ -264,6 +320,12 @@ export function confineCommand(command: string, opts: ConfineOptions): string {
   const raw = opts.rawArgs ? ` ${opts.rawArgs}` : "";
   const args = `${mounts.map(shellQuote).join(" ")}${raw} ${finish.map(shellQuote).join(" ")}`;
   const parts = seccompOmit(omit);
+  const perl = opts.perl ?? "/usr/bin/perl";
+  const nr = SYSCALL_NR[opts.arch ?? process.arch];
+  if (perl !== false && nr) {
+    const hex = parts === "all" ? "" : Buffer.from(jailFilter(parts)).toString("hex");
+    return `${shellQuote(bwrap)} ${args} -- ${shellQuote(perl)} -e ${shellQuote(jailPerl(opts, nr))} -- ${hex === "" ? "''" : hex} ${shellQuote(command)}`;
+  }
   const seccomp = parts === "all" ? "" : ` --seccomp 3 3< <(printf %s ${Buffer.from(jailFilter(parts)).toString("base64")} | base64 -d)`;
   return `${shellQuote(bwrap)} ${args}${seccomp} -- /bin/bash -c ${shellQuote(jailPrelude(opts))} proctor-jail ${shellQuote(command)}`;
 }

@@ -21,7 +21,7 @@ describe("confinePreflightFor", () => {
   });
 
   it("confines with the bwrap on PATH, or says how to install it", () => {
-    expect(confinePreflightFor(ctx)).toEqual({ ok: true, confiner: { kind: "bwrap", path: join(bin, "bwrap") } });
+    expect(confinePreflightFor(ctx)).toEqual({ ok: true, confiner: { kind: "bwrap", path: join(bin, "bwrap"), perl: "/usr/bin/perl" } });
     const none = confinePreflightFor({ ...ctx, env: { PATH: "/nonexistent" } });
     expect(none).toMatchObject({ ok: false, why: "bubblewrap (bwrap) is not on PATH" });
     expect(!none.ok && none.howto).toMatch(/apt-get install -y bubblewrap/);

@@ -140,10 +140,13 @@ describe("the recipe's inputs", () => {
   });
 
   it("says on stderr, never silently, when Landlock cannot be applied (no perl, or a kernel without it)", () => {
-    const text = confineCommand("true", { cwd: "/work/p" });
-    expect(text).toContain("no /usr/bin/perl to apply it");
-    expect(text).toContain("this kernel has no Landlock");
-    expect(confineCommand("true", { cwd: "/work/p", omit: ["landlock"] })).not.toContain("Landlock not applied");
+    expect(confineCommand("true", { cwd: "/work/p" })).toContain("this kernel has no Landlock");
+    const noPerl = confineCommand("true", { cwd: "/work/p", perl: false });
+    expect(noPerl).toContain("no /usr/bin/perl to apply it");
+    expect(noPerl).toContain("this kernel has no Landlock");
+    for (const perl of ["/usr/bin/perl", false] as const) expect(confineCommand("true", { cwd: "/work/p", perl, omit: ["landlock"] })).not.toContain("Landlock not applied");
+    // An architecture the Perl stage has no syscall numbers for takes the bash form.
+    expect(confineCommand("true", { cwd: "/work/p", arch: "riscv64" })).toContain("no /usr/bin/perl to apply it");
   });
 
   it("moves TMPDIR below /tmp when the work dir is there, so a Landlock rule on it cannot cover the work dir", () => {
@@ -155,6 +158,18 @@ describe("the recipe's inputs", () => {
 });
 
 describe.runIf(hasBwrap)("confined command (real bwrap)", () => {
+  it("sets up the inside the same way with the Perl stage and without it: descriptors closed, limits set, seccomp loaded", () => {
+    const c = "for f in u v t f; do ulimit -$f; done; ls /proc/self/fd | wc -l; grep -c '^Seccomp:.2' /proc/self/status; echo x > notes.new || echo REFUSED";
+    const outs = [undefined, false as const].map((perl) => {
+      // fd 7 is open in the caller: it must not pass in.
+      const r = spawnSync("/bin/bash", ["-c", `exec 7</dev/null; ${confineCommand(c, { cwd: work, visible, ...(perl === undefined ? {} : { perl }) })}`], { cwd: work, encoding: "utf8", timeout: 30_000 });
+      return r.stdout;
+    });
+    const l = DEFAULT_LIMITS;
+    expect(outs[0]).toBe(`${[l.processes, l.memoryMiB * 1024, l.cpuSeconds, l.fileMiB * 1024].join("\n")}\n4\n1\nREFUSED\n`);
+    expect(outs[1]).toBe(outs[0]);
+  });
+
   it("reads like bash -c", () => {
     const r = run("echo hello; ls /usr | head -1");
     expect(r.status).toBe(0);
