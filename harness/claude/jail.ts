@@ -32,6 +32,7 @@ import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.j
 import type { Confinement, ConfinementRefusal, HookEvent, Trace } from "../../src/trace/types.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 import { attributeSandboxDenials } from "./hermetic.js";
+import { openPidsCgroup } from "./pids-cgroup.js";
 import { trackDir, untrackDir } from "../process/live.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { RunDirs } from "../workdir/prepare.js";
@@ -43,7 +44,7 @@ const MOCK_SOCKET_INSIDE = "/run/proctor/mock.sock";
  * Parts a test may leave out, to watch what each closes get out: a seccomp part (from both
  * stages: stage 1 alone already refuses all but AF_UNIX), or the whole of stage 2.
  */
-export type JailPart = SeccompPart | "stage2";
+export type JailPart = SeccompPart | "stage2" | "pidsCgroup";
 
 /** Tests only: parts every jail this process builds leaves out (runHarness takes no such field). */
 export const jailTesting: { omit: readonly JailPart[] } = { omit: [] };
@@ -215,6 +216,18 @@ export function stage2Perl(nr: { prctl: number; seccomp: number }): string {
   ].join(" ");
 }
 
+let warnedUnbounded = false;
+
+/** Said once per process: as root without a writable pids cgroup, nothing bounds the jail's process count. */
+function warnUnboundedRoot(): void {
+  if (warnedUnbounded) return;
+  warnedUnbounded = true;
+  process.emitWarning(
+    "proctor jail: no bound on the number of processes in a trial — running as root, where RLIMIT_NPROC is not enforced, and no pids cgroup can be made here (cgroup v1's pids hierarchy, or v2 with the pids controller delegated); a fork bomb in a trial then ends only at its timeout",
+    { code: "PROCTOR_JAIL_UNBOUNDED" },
+  );
+}
+
 /** The jail around one trial: a LaunchWrapper named `jail`. `host` is openJailHost(mockUrl)'s; dispose() closes it. */
 export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper {
   const { dirs } = opts;
@@ -222,14 +235,18 @@ export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper
   const nr = SYSCALL_NR[process.arch];
   if (!nr) throw new RunError("SANDBOX_UNAVAILABLE", `runHarness: proctor's jail runs on x86_64 and aarch64, not ${process.arch}`, { detail: '  run without it: sandbox: { off: "why" } (CLI: --no-sandbox "why")' });
   const omit = new Set(opts.omit ?? jailTesting.omit);
-  const parts = [...omit].filter((p): p is SeccompPart => p !== "stage2");
+  const parts = [...omit].filter((p): p is SeccompPart => p !== "stage2" && p !== "pidsCgroup");
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  // RLIMIT_NPROC does not bound a caller that is root outside; a pids cgroup does (pids-cgroup.ts).
+  const cgroup = omit.has("pidsCgroup") ? undefined : openPidsCgroup(limits.processes);
+  if (!cgroup && process.getuid?.() === 0) warnUnboundedRoot();
   return {
     name: "jail",
     wrap(binary, args) {
       // bwrap's --ro-bind-try skips a missing path but fails on one this user cannot reach (a PATH
       // entry under /root for a user that is not root): shown only what this process can stat.
       const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), proctorRoot(), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)].filter(reachable);
-      const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits: { ...DEFAULT_LIMITS, ...opts.limits }, setTmpdir: false };
+      const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits, setTmpdir: false };
       const { mounts, finish } = bwrapArgParts(confine);
       const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter(parts)).toString("hex");
       const inner = [
@@ -237,15 +254,20 @@ export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper
         `exec /usr/bin/perl -e ${shellQuote(stage2Perl(nr))} -- ${shellQuote(stage2)} ${port} ${[binary, ...args].map(shellQuote).join(" ")}`,
       ].join(" ");
       const bwrap = [...mounts, "--ro-bind", host.socket, MOCK_SOCKET_INSIDE, ...finish, "--seccomp", "3", "--", "/bin/bash", "-c", jailPrelude(confine), "proctor-jail", inner];
-      // bwrap reads its seccomp program from a descriptor: a one-line bash opens it as fd 3.
-      return { binary: "/bin/bash", args: ["-c", 'exec 3< "$1" && shift && exec "$@"', "proctor-jail", stage1File(host.dir, parts), opts.bwrap ?? "bwrap", ...bwrap] };
+      // bwrap reads its seccomp program from a descriptor: a one-line bash opens it as fd 3, after
+      // joining the trial's pids cgroup (everything it starts is then counted).
+      const launch = cgroup ? `echo $$ > "$1" || { echo "proctor jail: cannot join the process-count cgroup $1" >&2; exit 125; }; shift; ` : "";
+      return { binary: "/bin/bash", args: ["-c", `${launch}exec 3< "$1" && shift && exec "$@"`, "proctor-jail", ...(cgroup ? [cgroup.procs] : []), stage1File(host.dir, parts), opts.bwrap ?? "bwrap", ...bwrap] };
     },
     finish(trace: Trace, _proc: ProcessResult): Trace {
       const marked = attributeJailDenials(trace, dirs.root);
       const confinement: Confinement = { mode: "jail", refused: jailRefusals(marked, dirs.root) };
       return { ...marked, confinement };
     },
-    dispose: () => host.close(),
+    dispose: () => {
+      host.close();
+      cgroup?.close();
+    },
   };
 }
 
