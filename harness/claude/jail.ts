@@ -32,7 +32,7 @@ import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.j
 import type { Confinement, ConfinementRefusal, HookEvent, Trace } from "../../src/trace/types.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 import { attributeSandboxDenials } from "./hermetic.js";
-import { openPidsCgroup } from "./pids-cgroup.js";
+import { openPidsCgroup } from "../../src/policy/pids-cgroup.js";
 import { trackDir, untrackDir } from "../process/live.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { RunDirs } from "../workdir/prepare.js";

@@ -9,7 +9,9 @@
  *   counts unless every path it touched is scratch: the trial's TMPDIR (proctor made it for this
  *   trial and compares it as `$TMPDIR`), the Bash tool's cwd-tracking file, the character devices a
  *   process writes its output to (`/dev/null`, `/dev/tty`, `/dev/fd/N`, …), a thread naming itself
- *   (`/proc/…/comm`), and anonymous pipes and sockets; `mkdir` of claude's sandbox's private root (`newroot`, `oldroot`) lives in its own
+ *   (`/proc/…/comm`), anonymous pipes and sockets, and the gate's rewrite joining proctor's own
+ *   process-count group (`/sys/fs/cgroup/…/proctor-gate-0/cgroup.procs`: it only bounds the
+ *   command's own processes); `mkdir` of claude's sandbox's private root (`newroot`, `oldroot`) lives in its own
  *   mount namespace and counts neither, nor does git's optional index refresh (`.git/index.lock`
  *   written and renamed over `.git/index`: a stat cache). A failed attempt counts like a successful one;
  * - an `exec` counts unless the program is the Bash tool's machinery (a shell, claude's sandbox
@@ -55,6 +57,8 @@ const ANONYMOUS = /^(pipe|socket|anon_inode):/;
 const CWD_FILE = /\/claude-[^/]*\/cwd-[0-9a-f]+$|\/claude-[0-9a-f]+-cwd$/;
 /** claude's sandbox (bwrap) building its private root: in its own mount namespace, gone when it exits. */
 const SANDBOX_ROOT = /(^|\/)(newroot|oldroot)(\/|$)/;
+/** A process joining one of proctor's pids groups (pids-cgroup.ts): the confinement's machinery, bounding only what joins it. */
+const PROCTOR_GROUP = /^\/sys\/fs\/cgroup\/(.+\/)?proctor-(gate|jail)-\d+(-\d+)?\/cgroup\.procs$/;
 /** glibc's name-service cache: a lookup (a user or host name), not a channel out. */
 const NAME_SERVICE = /^unix:(\/var)?\/run\/nscd\/socket$/;
 
@@ -67,7 +71,7 @@ function under(path: string, dir: string | undefined): boolean {
 /** Is `path` the call's own scratch (see the rule above)? An absent path is an anonymous pipe or socket. */
 export function isScratchPath(path: string | undefined, scope: ObservedScope): boolean {
   if (path === undefined || path === "") return true;
-  return SCRATCH_DEVICES.has(path) || OWN_DESCRIPTORS.test(path) || THREAD_NAME.test(path) || ANONYMOUS.test(path) || CWD_FILE.test(path) || under(path, scope.tmpdir);
+  return SCRATCH_DEVICES.has(path) || OWN_DESCRIPTORS.test(path) || THREAD_NAME.test(path) || ANONYMOUS.test(path) || CWD_FILE.test(path) || PROCTOR_GROUP.test(path) || under(path, scope.tmpdir);
 }
 
 /** Is this write-like effect confined to the call's scratch (every path it touched), or claude's sandbox building its root? */

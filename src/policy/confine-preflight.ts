@@ -6,7 +6,8 @@
  */
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CONFINE_HOWTO } from "./confine.js";
+import { CONFINE_HOWTO, limitsFromEnv } from "./confine.js";
+import { gatePidsGroup } from "./pids-cgroup.js";
 import type { Confiner } from "./confine-shell.js";
 
 export type Preflight = { readonly ok: true; readonly confiner: Confiner } | { readonly ok: false; readonly why: string; readonly howto: string };
@@ -138,6 +139,21 @@ let cached: { key: string; answer: Preflight } | undefined;
 /** The preflight for this process, once per cwd and PATH. */
 export function confinePreflight(cwd: string): Preflight {
   const key = `${cwd}\0${process.env.PATH ?? ""}`;
-  if (cached?.key !== key) cached = { key, answer: confinePreflightFor({ platform: process.platform, env: process.env, cwd, uid: process.getuid?.(), ancestors: procAncestors }) };
+  if (cached?.key !== key) {
+    let answer = confinePreflightFor({ platform: process.platform, env: process.env, cwd, uid: process.getuid?.(), ancestors: procAncestors });
+    // As root RLIMIT_NPROC bounds nothing: the confined commands share a pids cgroup where one can be made.
+    if (answer.ok && answer.confiner.kind === "bwrap" && process.getuid?.() === 0) {
+      // A bad PROCTOR_JAIL_PROCESSES is the rewrite's error to report (the call is then denied, naming it).
+      let max: number | undefined;
+      try {
+        max = limitsFromEnv(process.env).processes;
+      } catch {
+        max = undefined;
+      }
+      const pidsProcs = max === undefined ? undefined : gatePidsGroup(max);
+      if (pidsProcs) answer = { ok: true, confiner: { ...answer.confiner, pidsProcs } };
+    }
+    cached = { key, answer };
+  }
   return cached.answer;
 }

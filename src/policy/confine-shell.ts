@@ -18,6 +18,11 @@ export interface Confiner {
   readonly path: string;
   /** bwrap only: the Perl that sets up the inside (default /usr/bin/perl); false where there is none (no Landlock then, said on stderr). */
   readonly perl?: string | false;
+  /**
+   * bwrap only: the `cgroup.procs` of the pids group the command joins before the jail starts —
+   * as root, where RLIMIT_NPROC is not enforced, the only bound on its process count (pids-cgroup.ts).
+   */
+  readonly pidsProcs?: string;
 }
 
 /** The first words of what the rewrite prints when the sandbox cannot start: the reader of a Trace looks for them. */
@@ -60,10 +65,12 @@ export interface RewriteEnv {
 }
 
 /** The Linux rewrite: functions exported, the command in bubblewrap, a failed start explained. */
-export function bwrapRewrite(command: string, cwd: string, bwrap: string, env: RewriteEnv = {}, perl?: string | false): string {
+export function bwrapRewrite(command: string, cwd: string, bwrap: string, env: RewriteEnv = {}, confiner: Pick<Confiner, "perl" | "pidsProcs"> = {}): string {
   const limits: ConfineLimits = limitsFromEnv(env);
-  const run = confineCommand(command, { cwd, bwrap, visible: pathPrefixes(env.PATH, env.HOME), limits, rawArgs: EXECPATH_ARGS, ...(perl === undefined ? {} : { perl }) });
-  return `${EXPORT_FUNCTIONS}; ${run} || { __proctor_rc=$?; ${explainBwrap(bwrap)}; (exit $__proctor_rc); }`;
+  const run = confineCommand(command, { cwd, bwrap, visible: pathPrefixes(env.PATH, env.HOME), limits, rawArgs: EXECPATH_ARGS, ...(confiner.perl === undefined ? {} : { perl: confiner.perl }) });
+  // This shell runs only this command: it joins the group, and the jail it starts is counted there.
+  const join = confiner.pidsProcs ? `{ echo $$ > ${shellQuote(confiner.pidsProcs)}; } 2>/dev/null || { echo ${shellQuote(`${CANNOT_CONFINE}: cannot join the process-count cgroup ${confiner.pidsProcs}; nothing ran`)} >&2; exit 126; }; ` : "";
+  return `${EXPORT_FUNCTIONS}; ${join}${run} || { __proctor_rc=$?; ${explainBwrap(bwrap)}; (exit $__proctor_rc); }`;
 }
 
 /**
@@ -91,5 +98,5 @@ export function sandboxExecRewrite(command: string, sandboxExec: string): string
 
 /** The rewrite for the confiner found by the preflight. */
 export function confinedShellCommand(command: string, cwd: string, confiner: Confiner, env: RewriteEnv = {}): string {
-  return confiner.kind === "bwrap" ? bwrapRewrite(command, cwd, confiner.path, env, confiner.perl) : sandboxExecRewrite(command, confiner.path);
+  return confiner.kind === "bwrap" ? bwrapRewrite(command, cwd, confiner.path, env, confiner) : sandboxExecRewrite(command, confiner.path);
 }

@@ -250,14 +250,14 @@ const RLIMIT = { cpu: 0, fsize: 1, nproc: 6, as: 9 } as const;
  * writing); set each limit to the smaller of the wanted value and the hard limit already held (one
  * that cannot be set stops the command); apply Landlock's write rule (landlockRules); set
  * no_new_privs and load the seccomp program (hex in argv[0], none when empty); exec bash -c
- * argv[1]. Every step a test may leave out is left out of the text.
+ * argv[2] (argv[1] is `proctor-jail`, marking the command in the text as the bash form does). Every step a test may leave out is left out of the text.
  */
 export function jailPerl(opts: Pick<ConfineOptions, "cwd" | "visible" | "omit" | "limits" | "writable">, nr: (typeof SYSCALL_NR)[string]): string {
   const omit = new Set(opts.omit ?? []);
   const l = { ...DEFAULT_LIMITS, ...opts.limits };
-  const lines = ["my ($hex, $cmd) = @ARGV;"];
+  const lines = ["my ($hex, undef, $cmd) = @ARGV;"];
   if (!omit.has("closeFds")) {
-    lines.push(`opendir(my $fdd, "/proc/self/fd") or die "proctor jail: /proc/self/fd: $!\n"; my @fds = grep { /^[0-9]+$/ && $_ > 2 } readdir($fdd); closedir($fdd); syscall(${nr.close}, $_ + 0) for @fds;`);
+    lines.push(`opendir(my $fdd, "/proc/self/fd") or die "proctor jail: /proc/self/fd: $!\\n"; my @fds = grep { /^[0-9]+$/ && $_ > 2 } readdir($fdd); closedir($fdd); syscall(${nr.close}, $_ + 0) for @fds;`);
   }
   if (!omit.has("limits")) {
     const want = [
@@ -267,12 +267,12 @@ export function jailPerl(opts: Pick<ConfineOptions, "cwd" | "visible" | "omit" |
       [RLIMIT.fsize, l.fileMiB * 1024 * 1024, "file size"],
     ] as const;
     lines.push(
-      `for my $r (${want.map(([r, v, what]) => `[${r}, ${v}, "${what}"]`).join(", ")}) { my $old = pack("QQ", 0, 0); syscall(${nr.prlimit64}, 0, $r->[0], 0, $old) == 0 or die "proctor jail: cannot read the $r->[2] limit: $!\n"; my (undef, $hard) = unpack("QQ", $old); my $v = $hard < $r->[1] ? $hard : $r->[1]; syscall(${nr.prlimit64}, 0, $r->[0], pack("QQ", $v, $v), 0) == 0 or die "proctor jail: cannot bound $r->[2] ($!)\n"; }`,
+      `for my $r (${want.map(([r, v, what]) => `[${r}, ${v}, "${what}"]`).join(", ")}) { my $old = pack("QQ", 0, 0); syscall(${nr.prlimit64}, 0, $r->[0], 0, $old) == 0 or die "proctor jail: cannot read the $r->[2] limit: $!\\n"; my (undef, $hard) = unpack("QQ", $old); my $v = $hard < $r->[1] ? $hard : $r->[1]; syscall(${nr.prlimit64}, 0, $r->[0], pack("QQ", $v, $v), 0) == 0 or die "proctor jail: cannot bound $r->[2] ($!)\\n"; }`,
     );
   }
   if (!omit.has("landlock")) lines.push(landlockRules(jailTmp(opts), opts.writable ?? []));
-  lines.push(`if ($hex ne "") { syscall(${nr.prctl}, 38, 1, 0, 0, 0) == 0 or die "proctor jail: PR_SET_NO_NEW_PRIVS: $!\n"; my $prog = pack("H*", $hex); syscall(${nr.seccomp}, 1, 0, pack("S x6 P", length($prog) / 8, $prog)) == 0 or die "proctor jail: seccomp: $!\n"; }`);
-  lines.push('exec { "/bin/bash" } "/bin/bash", "-c", $cmd or die "proctor jail: exec bash: $!\n";');
+  lines.push(`if ($hex ne "") { syscall(${nr.prctl}, 38, 1, 0, 0, 0) == 0 or die "proctor jail: PR_SET_NO_NEW_PRIVS: $!\\n"; my $prog = pack("H*", $hex); syscall(${nr.seccomp}, 1, 0, pack("S x6 P", length($prog) / 8, $prog)) == 0 or die "proctor jail: seccomp: $!\\n"; }`);
+  lines.push('exec { "/bin/bash" } "/bin/bash", "-c", $cmd or die "proctor jail: exec bash: $!\\n";');
   return lines.join(" ");
 }
 
@@ -324,7 +324,7 @@ export function confineCommand(command: string, opts: ConfineOptions): string {
   const nr = SYSCALL_NR[opts.arch ?? process.arch];
   if (perl !== false && nr) {
     const hex = parts === "all" ? "" : Buffer.from(jailFilter(parts)).toString("hex");
-    return `${shellQuote(bwrap)} ${args} -- ${shellQuote(perl)} -e ${shellQuote(jailPerl(opts, nr))} -- ${hex === "" ? "''" : hex} ${shellQuote(command)}`;
+    return `${shellQuote(bwrap)} ${args} -- ${shellQuote(perl)} -e ${shellQuote(jailPerl(opts, nr))} -- ${hex === "" ? "''" : hex} proctor-jail ${shellQuote(command)}`;
   }
   const seccomp = parts === "all" ? "" : ` --seccomp 3 3< <(printf %s ${Buffer.from(jailFilter(parts)).toString("base64")} | base64 -d)`;
   return `${shellQuote(bwrap)} ${args}${seccomp} -- /bin/bash -c ${shellQuote(jailPrelude(opts))} proctor-jail ${shellQuote(command)}`;

@@ -10,7 +10,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runHarness } from "../../harness/claude/run-harness.js";
 import { jailTesting } from "../../harness/claude/jail.js";
-import { openPidsCgroup, pidsCgroupBase } from "../../harness/claude/pids-cgroup.js";
+import { spawnSync } from "node:child_process";
+import { findOnPath } from "../../src/policy/confine-preflight.js";
+import { bwrapRewrite } from "../../src/policy/confine-shell.js";
+import { gatePidsGroup, openPidsCgroup, pidsCgroupBase } from "../../src/policy/pids-cgroup.js";
 import { sandboxMissing } from "../../harness/claude/sandbox.js";
 
 const missing = process.platform === "linux" ? sandboxMissing() : ["Linux"];
@@ -82,5 +85,39 @@ describe.skipIf(missing.length > 0)("a trial's process count is bounded", () => 
     } finally {
       jailTesting.omit = [];
     }
+  });
+});
+
+describe.skipIf(missing.length > 0)("a command the gate confines is bounded too", () => {
+  const bwrap = findOnPath("bwrap", process.env.PATH) as string;
+  const gateRun = (pidsProcs: string | undefined) => {
+    const text = bwrapRewrite(FORKS, scratch, bwrap, { PATH: process.env.PATH, PROCTOR_JAIL_PROCESSES: "60" }, pidsProcs ? { pidsProcs } : {});
+    const r = spawnSync("/bin/bash", ["-c", text], { cwd: scratch, encoding: "utf8", timeout: 60_000 });
+    const m = /FORKED (\d+)/.exec(r.stdout);
+    if (!m) throw new Error(`the payload did not report: ${r.stdout} ${r.stderr}`);
+    return Number(m[1]);
+  };
+
+  it.runIf(isRoot && base !== undefined)("as root the rewrite joins its pids group first: 60 tasks; without it all 400 children start", () => {
+    // A private group with the bound (the gate's own shared one, proctor-gate-<uid>, is made by its preflight).
+    const group = openPidsCgroup(60, base);
+    try {
+      expect(gateRun(group?.procs)).toBeLessThan(60);
+    } finally {
+      group?.close();
+    }
+    expect(gateRun(undefined)).toBe(400);
+    expect(gatePidsGroup(512, base)).toMatch(/proctor-gate-0\/cgroup.procs$/);
+  });
+
+  it.runIf(!isRoot)("as a user that is not root RLIMIT_NPROC bounds it", () => {
+    expect(gateRun(undefined)).toBeLessThan(400);
+  });
+
+  it("a group it cannot join stops the command before anything runs, saying so", () => {
+    const r = spawnSync("/bin/bash", ["-c", bwrapRewrite("echo RAN", scratch, bwrap, { PATH: process.env.PATH }, { pidsProcs: join(scratch, "no-such-group", "cgroup.procs") })], { cwd: scratch, encoding: "utf8" });
+    expect(r.stdout).not.toContain("RAN");
+    expect(r.stderr).toMatch(/cannot confine this command: cannot join the process-count cgroup .*no-such-group/);
+    expect(r.status).toBe(126);
   });
 });

@@ -141,6 +141,8 @@ describe("the recipe's inputs", () => {
 
   it("says on stderr, never silently, when Landlock cannot be applied (no perl, or a kernel without it)", () => {
     expect(confineCommand("true", { cwd: "/work/p" })).toContain("this kernel has no Landlock");
+    // One line, as a transcript shows a command (the Perl's own "\n" stay escapes).
+    expect(confineCommand("true", { cwd: "/work/p" })).not.toContain("\n");
     const noPerl = confineCommand("true", { cwd: "/work/p", perl: false });
     expect(noPerl).toContain("no /usr/bin/perl to apply it");
     expect(noPerl).toContain("this kernel has no Landlock");

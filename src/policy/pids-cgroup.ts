@@ -135,3 +135,24 @@ export function openPidsCgroup(max: number, base = pidsCgroupBase()): PidsCgroup
     },
   };
 }
+
+/** The one group every command the gate confines joins (named for the user, kept between calls: the gate does not outlive its decision). */
+export const GATE_GROUP = "proctor-gate";
+
+/**
+ * The `cgroup.procs` file of the gate's shared pids group, made (or its bound updated) now: every
+ * confined command joins it, so together they stay under `max` tasks. Undefined where none can be
+ * made. The group stays between calls, empty while nothing confined runs.
+ */
+export function gatePidsGroup(max: number, base = pidsCgroupBase()): string | undefined {
+  if (base === undefined) return undefined;
+  const dir = path.join(base, `${GATE_GROUP}-${process.getuid?.() ?? 0}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "pids.max");
+    if (readFileSync(file, "utf8").trim() !== String(max)) writeFileSync(file, String(max));
+    return path.join(dir, "cgroup.procs");
+  } catch {
+    return undefined;
+  }
+}
