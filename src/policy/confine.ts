@@ -4,10 +4,12 @@
  * what programs need (system dirs, the work dir, the paths passed in) read-only, a fresh /dev and
  * /proc, a size-bounded /tmp, every namespace unshared (network included), no capabilities, no
  * inherited descriptors, and resource limits. A wrong static reading becomes a failed command
- * instead of a write. Pure: builds the command text and the seccomp program; it never spawns.
+ * instead of a write. Builds the command text and the seccomp program (reading only which system
+ * dirs are links); it never spawns.
  *
  * Each hardening step is named so a test can drop one and watch the escape it closes succeed.
  */
+import { lstatSync, readlinkSync } from "node:fs";
 import { jailFilter, SECCOMP_PARTS, type SeccompPart } from "./confine-seccomp.js";
 
 export { jailFilter, type SeccompPart } from "./confine-seccomp.js";
@@ -105,6 +107,19 @@ export interface ConfineOptions {
 /** What the jail shows of the host, read-only, when present: what programs need to run. */
 export const SYSTEM_PATHS: readonly string[] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 
+/** The target of a system dir that is a relative link within the root (`/bin` → `usr/bin`), else undefined. */
+function systemLink(p: string): string | undefined {
+  try {
+    if (!lstatSync(p).isSymbolicLink()) return undefined;
+    const target = readlinkSync(p);
+    // Only a link that stays among the shown system dirs: anything else is bound as it resolves.
+    const resolved = target.startsWith("/") ? target : `/${target}`;
+    return SYSTEM_PATHS.some((d) => d !== p && (resolved === d || resolved.startsWith(`${d}/`))) && !resolved.includes("..") ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Paths the jail never shows whole: the host's root, its kernel and device trees, its temp and runtime dirs. */
 const NEVER_WHOLE = ["/", "/proc", "/sys", "/dev", "/tmp", "/run", "/var", "/var/run", "/var/tmp", "/home", "/root", "/mnt", "/media"];
 
@@ -162,7 +177,14 @@ export function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish:
   args.push("--die-with-parent", "--new-session");
   if (!omit.has("capDrop")) args.push("--cap-drop", "ALL");
   if (omit.has("fsAllowlist")) args.push("--ro-bind", "/", "/");
-  else for (const p of SYSTEM_PATHS) args.push("--ro-bind-try", p, p);
+  else {
+    for (const p of SYSTEM_PATHS) {
+      // A merged-/usr host's /bin is a link into /usr: the same link inside costs no mount (each bind
+      // and its read-only remount make bwrap re-read the mount table).
+      const link = systemLink(p);
+      args.push(...(link === undefined ? ["--ro-bind-try", p, p] : ["--symlink", link, p]));
+    }
+  }
   args.push("--dev", "/dev", "--proc", "/proc");
   if (!omit.has("procSysRo")) args.push("--ro-bind", "/proc/sys", "/proc/sys");
   const size = (mib: number) => (omit.has("tmpSize") ? [] : ["--size", String(mib * 1024 * 1024)]);
@@ -171,7 +193,10 @@ export function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish:
   if (!omit.has("tmpSize")) args.push(...size(limits.tmpMiB), "--tmpfs", "/dev/shm");
   // A work dir beneath a writable dir (a whole trial's work dir in its root) is shown by that bind.
   if (!(opts.writable ?? []).some((w) => opts.cwd === w || opts.cwd.startsWith(`${w}/`))) args.push("--ro-bind", opts.cwd, opts.cwd);
-  for (const p of opts.visible ?? []) if (p.startsWith("/") && p !== "/") args.push("--ro-bind-try", p, p);
+  // A path beneath another shown one (or the work dir) is already shown: one mount fewer each.
+  const shown = [...new Set((opts.visible ?? []).filter((p) => p.startsWith("/") && p !== "/").map((p) => p.replace(/\/+$/, "")))];
+  const beneath = (p: string, dir: string) => p !== dir && p.startsWith(`${dir}/`);
+  for (const p of shown) if (!shown.some((q) => beneath(p, q)) && !beneath(p, opts.cwd)) args.push("--ro-bind-try", p, p);
   for (const dir of opts.writable ?? []) args.push("--bind", dir, dir);
   const finish: string[] = [];
   if (tmp !== "/tmp") finish.push(...size(limits.tmpMiB), "--tmpfs", tmp, "--remount-ro", "/tmp");

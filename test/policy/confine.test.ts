@@ -1,16 +1,17 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, readlinkSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ConfineStep, confineCommand, DEFAULT_LIMITS, jailTmp, limitsFromEnv, pathPrefixes, unsafeWorkDir } from "../../src/policy/confine.js";
+import { bwrapArgs, type ConfineStep, confineCommand, DEFAULT_LIMITS, SYSTEM_PATHS, jailTmp, limitsFromEnv, pathPrefixes, unsafeWorkDir } from "../../src/policy/confine.js";
 import { confineAnswer } from "../../src/policy/confine-gate.js";
 import { ARCH, ERRNO, jailFilter, runFilter, SECCOMP_PARTS, type SeccompPart } from "../../src/policy/confine-seccomp.js";
 import { ALLOWED_SYSCALLS, REFUSED_SYSCALLS, SYSCALL_NR, type SyscallName } from "../../src/policy/confine-syscalls.js";
 
 const hasBwrap = spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0;
 const isRoot = process.getuid?.() === 0;
+const SYSTEM = new Set<string>(SYSTEM_PATHS);
 const work = mkdtempSync(join(tmpdir(), "proctor-confine-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const visible = pathPrefixes(process.env.PATH, process.env.HOME);
@@ -131,6 +132,20 @@ describe("the recipe's inputs", () => {
         }
       }),
     );
+  });
+
+  it("binds a shown path once, and not beneath another shown path or the work dir", () => {
+    const binds = (visible: string[]) => {
+      const a = bwrapArgs({ cwd: "/work/p", visible });
+      return a.flatMap((x, i) => (x === "--ro-bind-try" && !SYSTEM.has(a[i + 1] as string) ? [a[i + 1]] : []));
+    };
+    expect(binds(["/a", "/a/b", "/c/", "/c", "/work/p/node_modules", "/ab"])).toEqual(["/a", "/c", "/ab"]);
+  });
+
+  it.runIf(lstatSync("/bin").isSymbolicLink())("makes a merged-/usr host's /bin the same link inside, not a second mount of /usr/bin", () => {
+    const a = bwrapArgs({ cwd: "/work/p" }).join(" ");
+    expect(a).toContain(`--symlink ${readlinkSync("/bin")} /bin`);
+    expect(a).not.toContain("--ro-bind-try /bin /bin");
   });
 
   it("puts the shell's own words (claude's executable) among the mounts, before the root is sealed read-only", () => {
