@@ -112,7 +112,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       mocks: "a claude plugin eval suite: on (default) serves the suite's mocks/ stand-ins in place of the plugin's MCP servers; off runs the real servers",
       "allow-tools": "a claude plugin eval suite: grant these gated tools (Bash, Write, Edit, WebFetch, mcp__*; Tool(pattern) too) to every case, as claude plugin eval --allow-tools does: space-separated (--allow-tools Bash Write; the next word that is not a tool name, capitalised or mcp__…, ends the list), comma-separated or repeated; a case's gated allowed_tools without a grant are withheld, and a grader that then cannot pass is named before the run",
       "write-scripts": "a claude plugin eval suite on --real: write each case's first run as <case>/proctor.script.json and proctor.recording.jsonl (never overwriting), for the mock and replay tiers",
-      "no-sandbox": "run every trial without claude's own sandbox around Bash, for this reason (kept in each trace): mock and replay trials are sandboxed by default (needs bwrap and socat on Linux), real ones only when their spec sets sandbox",
+      "no-sandbox": "run every trial unconfined, for this reason (kept in each trace): mock and replay trials run in proctor's jail by default (needs bwrap, socat and perl on Linux), real ones only when their spec sets sandbox ({ jail: true } for the jail, { allowedDomains } for claude's own sandbox)",
       ablate:
         "also run every eval without one part of its setup — plugin:NAME (manifest or folder name), skill:NAME, agent:NAME, hook:EVENT, mcp:SERVER — and print per check the change in rate with its interval, Fisher's two-sided p and the trials per arm to see it; the arm without is written as its own report `<eval> [without …]` (overrides an eval's ablate field)",
       detect: "with --ablate: plan the trials per arm for this change in rate (e.g. 0.2) instead of the observed one",
@@ -172,7 +172,7 @@ const buildHelp = (): Readonly<Record<string, CommandHelp>> => ({
       ignore: "divergence kinds that do not fail: result,status,hook,call,subagent,turn,outcome,refused",
       "stop-at-first": "stop replaying at the first tool result that differs",
       "allow-outside": "let recorded calls name this absolute path outside the replay's work dir (repeatable); any other path outside it is refused as a `refused` divergence",
-      "no-sandbox": "replay without claude's own sandbox around Bash (on by default; needs bwrap and socat on Linux), for this reason",
+      "no-sandbox": "replay outside proctor's jail (on by default; needs bwrap, socat and perl on Linux), for this reason",
       json: "write the replay's Trace (with its divergences) here",
       html: "write the timeline as an HTML page here",
       verbose: "print tool inputs and results in full",

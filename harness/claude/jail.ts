@@ -55,8 +55,8 @@ export interface TrialJailOptions {
   readonly projectCwd: string;
   /** The trial's environment (PATH and HOME decide which install prefixes are shown). */
   readonly env: Readonly<Record<string, string>>;
-  /** The mock model's URL (`http://127.0.0.1:PORT`): its port is served inside. */
-  readonly mockUrl: string;
+  /** The loopback URL served inside (`http://127.0.0.1:PORT`): the mock model's, or the egress proxy's (egress.ts). */
+  readonly serveUrl: string;
   /** More paths shown read-only (plugin sources, the spec's fixture). */
   readonly visible?: readonly string[];
   /** More paths writable (the spec's `sandbox.allowWrite`). */
@@ -144,6 +144,8 @@ export interface JailHost {
   readonly dir: string;
   readonly socket: string;
   close(): void;
+  /** What the host side refused (the egress proxy's refused destinations), for the Trace. */
+  refused?(): readonly ConfinementRefusal[];
 }
 
 /** Open a trial's JailHost for the mock at `url` (a RunError when the mock is not on loopback). */
@@ -231,7 +233,7 @@ function warnUnboundedRoot(): void {
 /** The jail around one trial: a LaunchWrapper named `jail`. `host` is openJailHost(mockUrl)'s; dispose() closes it. */
 export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper {
   const { dirs } = opts;
-  const { port } = mockPort(opts.mockUrl);
+  const { port } = mockPort(opts.serveUrl);
   const nr = SYSCALL_NR[process.arch];
   if (!nr) throw new RunError("SANDBOX_UNAVAILABLE", `runHarness: proctor's jail runs on x86_64 and aarch64, not ${process.arch}`, { detail: '  run without it: sandbox: { off: "why" } (CLI: --no-sandbox "why")' });
   const omit = new Set(opts.omit ?? jailTesting.omit);
@@ -261,7 +263,7 @@ export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper
     },
     finish(trace: Trace, _proc: ProcessResult): Trace {
       const marked = attributeJailDenials(trace, dirs.root);
-      const confinement: Confinement = { mode: "jail", refused: jailRefusals(marked, dirs.root) };
+      const confinement: Confinement = { mode: "jail", refused: [...jailRefusals(marked, dirs.root), ...(host.refused?.() ?? [])] };
       return { ...marked, confinement };
     },
     dispose: () => {

@@ -68,6 +68,9 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
   refuseRootBypass(spec, "runHarness");
   refuseOwnedEnv(spec);
   // The mock tier runs the whole trial in proctor's jail unless the spec says why not.
+  if (spec.sandbox && "jail" in spec.sandbox && spec.sandbox.jail === false) {
+    throw new InvalidInputError("INVALID_INPUT", "runHarness: spec.sandbox.jail is false, but the mock tier always runs in proctor's jail", { detail: '  drop jail, or run without the jail, saying why: sandbox: { off: "why" }' });
+  }
   const sandbox = sandboxState(spec.sandbox, true);
   refuseSandboxConflict("runHarness", spec.settings, sandbox, true);
   if (sandbox.on) sandboxPreflight("runHarness", process.env, "jail");
@@ -89,7 +92,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
         const wrappers: LaunchWrapper[] = [];
         if (host !== undefined) {
           const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
-          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, mockUrl: mock.url, visible: [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
+          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, serveUrl: mock.url, visible: [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
         }
         const args = buildArgs(trial.spec, dirs, cwd);
         const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));

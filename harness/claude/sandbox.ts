@@ -13,7 +13,7 @@ import type { SandboxSpec } from "../../src/eval/spec-types.js";
 import { isExecutable } from "../run/binary.js";
 
 /** Whether a run is sandboxed, and why not when it is not. */
-export type SandboxState = { readonly on: true; readonly allowedDomains: readonly string[] } | { readonly on: false; readonly reason: string };
+export type SandboxState = { readonly on: true; readonly allowedDomains: readonly string[]; readonly jail: boolean } | { readonly on: false; readonly reason: string };
 
 /** True for a valid `sandbox` spec value: `{ off: "reason" }` or `{ allowedDomains?, allowWrite? }`. */
 export function isSandboxSpec(v: unknown): boolean {
@@ -21,10 +21,10 @@ export function isSandboxSpec(v: unknown): boolean {
   const keys = Object.keys(v);
   if ("off" in v) return keys.length === 1 && typeof v.off === "string" && v.off.trim() !== "";
   const list = (x: unknown) => x === undefined || (Array.isArray(x) && x.every((s) => typeof s === "string" && s !== ""));
-  return keys.every((k) => k === "allowedDomains" || k === "allowWrite") && list(v.allowedDomains) && list(v.allowWrite);
+  return keys.every((k) => k === "allowedDomains" || k === "allowWrite" || k === "jail") && list(v.allowedDomains) && list(v.allowWrite) && (v.jail === undefined || typeof v.jail === "boolean");
 }
 
-export const SANDBOX_SPEC_PROBLEM = 'must be { off: "why" } to turn the sandbox off, or { allowedDomains?: [...], allowWrite?: [...] } to turn it on';
+export const SANDBOX_SPEC_PROBLEM = 'must be { off: "why" } to turn the sandbox off, or { allowedDomains?: [...], allowWrite?: [...], jail?: true } to turn it on';
 
 /**
  * The run's sandbox state: the mock, replay and judge tiers are sandboxed unless the spec says
@@ -33,7 +33,7 @@ export const SANDBOX_SPEC_PROBLEM = 'must be { off: "why" } to turn the sandbox 
 export function sandboxState(spec: SandboxSpec | undefined, defaultOn: boolean): SandboxState {
   if (spec && "off" in spec) return { on: false, reason: spec.off };
   if (!spec && !defaultOn) return { on: false, reason: "the real tier runs unsandboxed unless the spec sets sandbox: { allowedDomains }" };
-  return { on: true, allowedDomains: spec?.allowedDomains ?? [] };
+  return { on: true, allowedDomains: spec?.allowedDomains ?? [], jail: defaultOn || (spec !== undefined && "jail" in spec && spec.jail === true) };
 }
 
 /**

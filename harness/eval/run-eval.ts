@@ -16,6 +16,10 @@ import { buildArgs } from "../claude/run-harness.js";
 import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
 import { attributeSandboxDenials, hermeticTrial, withOriginalPlugins } from "../claude/hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "../claude/sandbox.js";
+import { EGRESS_PORT, egressRules, openEgressHost } from "../claude/egress.js";
+import { openJailHost, settingsPaths, trialJail, type JailHost } from "../claude/jail.js";
+import { limitsFromEnv } from "../../src/policy/confine.js";
+import type { LaunchWrapper } from "../run/lifecycle.js";
 import type { ProcessResult } from "../process/run-process.js";
 import type { FailureReason } from "../run/failure.js";
 import { isolateEnv } from "../run/env.js";
@@ -86,30 +90,61 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
   const apiKey = resolveApiKey(spec);
   refuseRootBypass(spec, "runEval");
   const sandbox = sandboxState(spec.sandbox, false);
-  refuseSandboxConflict("runEval", spec.settings, sandbox);
-  if (sandbox.on) sandboxPreflight("runEval");
+  const jailed = sandbox.on && sandbox.jail;
+  refuseSandboxConflict("runEval", spec.settings, sandbox, jailed);
+  if (sandbox.on) sandboxPreflight("runEval", process.env, jailed ? "jail" : "claude");
   const cwd = path.resolve(spec.cwd ?? process.cwd());
   let copies: ReadonlyMap<string, string> = new Map();
   const binary = findAgentBinary(EVAL_FAILURES, () => resolveClaudeBinary({ claudePath: spec.claudePath, cwd }));
   const observe = observing(spec.observe);
-  return runAgentProcess<EvalRunResult>({
-    failures: EVAL_FAILURES,
-    binary,
-    spec,
-    timeoutMs: spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS,
-    prepare() {
-      const trial = hermeticTrial({ ...spec, script: {} } as HarnessSpec, prepareRunDirs(spec, cwd), cwd, sandbox);
-      const { dirs } = trial;
-      copies = trial.pluginCopies;
-      const env = withMcpWait(spec.env, dirs.mcpServers);
-      const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));
-      const wrappers = observe ? [createObserver({ context: () => claudeObserveContext(binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) })] : [];
-      return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env: buildEvalEnv(process.env, env ? { ...spec, env } : spec, dirs, apiKey), outside: trial.outside, wrappers };
-    },
-    readTrace: (proc) => {
-      const trace = withOriginalPlugins(parseTranscript(proc.stdout, { sourceKind: "eval" }), copies);
-      return sandbox.on ? attributeSandboxDenials(trace) : trace;
-    },
-    judgeHealth: (trace, dirs) => withHealth(trace, spec, dirs, undefined, { maxBudgetUsd: spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD }),
-  });
+  const egress = jailed ? await openEvalEgress(spec.baseUrl, sandbox.allowedDomains) : undefined;
+  try {
+    return await runAgentProcess<EvalRunResult>({
+      failures: EVAL_FAILURES,
+      binary,
+      spec,
+      timeoutMs: spec.timeoutMs ?? DEFAULT_EVAL_TIMEOUT_MS,
+      prepare() {
+        const trial = hermeticTrial({ ...spec, script: {} } as HarnessSpec, prepareRunDirs(spec, cwd), cwd, sandbox, egress !== undefined);
+        const { dirs } = trial;
+        copies = trial.pluginCopies;
+        const specEnv = withMcpWait(spec.env, dirs.mcpServers);
+        const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));
+        const env = { ...buildEvalEnv(process.env, specEnv ? { ...spec, env: specEnv } : spec, dirs, apiKey), ...(egress?.env ?? {}) };
+        const wrappers: LaunchWrapper[] = [];
+        if (egress) {
+          const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
+          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, serveUrl: egress.serveUrl, visible: [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)], writable: allowWrite, limits: limitsFromEnv(process.env) }, egress.host));
+        }
+        if (observe) wrappers.push(createObserver({ context: () => claudeObserveContext(binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) }));
+        return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env, outside: trial.outside, wrappers };
+      },
+      readTrace: (proc) => {
+        const trace = withOriginalPlugins(parseTranscript(proc.stdout, { sourceKind: "eval" }), copies);
+        // Jailed, the jail's finish() marks its refusals; claude's sandbox, its denials; neither, nothing confined Bash.
+        if (egress) return trace;
+        return sandbox.on ? attributeSandboxDenials(trace) : trace;
+      },
+      judgeHealth: (trace, dirs) => withHealth(trace, spec, dirs, undefined, { maxBudgetUsd: spec.maxBudgetUsd ?? DEFAULT_EVAL_BUDGET_USD }),
+    });
+  } finally {
+    egress?.host.close();
+  }
+}
+
+/**
+ * The jailed real tier's way out. An endpoint on loopback over http (a gateway on this machine,
+ * or the mock standing in for one) is served inside on its own port, as the mock tier's is; any
+ * other goes through the egress proxy (egress.ts), which connects only to the endpoint's host and
+ * `allowedDomains`, with HTTPS_PROXY and HTTP_PROXY (both cases: curl reads only the lower) set
+ * for claude and everything it runs.
+ */
+async function openEvalEgress(baseUrl: string | undefined, allowedDomains: readonly string[]): Promise<{ host: JailHost; serveUrl: string; env: Record<string, string> }> {
+  const url = baseUrl === undefined ? undefined : new URL(baseUrl);
+  if (url && url.protocol === "http:" && (url.hostname === "127.0.0.1" || url.hostname === "localhost")) {
+    return { host: await openJailHost(baseUrl as string), serveUrl: baseUrl as string, env: {} };
+  }
+  const serveUrl = `http://127.0.0.1:${EGRESS_PORT}`;
+  const env = { HTTPS_PROXY: serveUrl, HTTP_PROXY: serveUrl, https_proxy: serveUrl, http_proxy: serveUrl };
+  return { host: await openEgressHost(egressRules(baseUrl, allowedDomains)), serveUrl, env };
 }

@@ -22,7 +22,12 @@ export interface ClaudeJudgeOptions {
   /** @default 120000 */
   readonly timeoutMs?: number;
   readonly claudePath?: string;
-  /** Claude's sandbox around the grading run (it has no tools; the sandbox keeps it that way). `{ off: "why" }` turns it off. @default on */
+  /**
+   * The sandbox around the grading run (it has no tools; the sandbox keeps it that way): by default
+   * proctor's jail, its one way out the API's host (`{ jail: true }`); `{ allowedDomains: [] }`
+   * for Claude Code's own sandbox instead; `{ off: "why" }` for none.
+   * @default { jail: true }
+   */
   readonly sandbox?: SandboxSpec;
 }
 
@@ -82,7 +87,7 @@ export function claudeJudge(options: ClaudeJudgeOptions = {}): JudgeFn {
       maxTurns: 1,
       maxBudgetUsd: options.maxBudgetUsd ?? 0.25,
       timeoutMs: options.timeoutMs ?? 120_000,
-      sandbox: options.sandbox ?? {},
+      sandbox: options.sandbox ?? { jail: true },
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),

@@ -14,11 +14,23 @@ export interface McpConfig {
 }
 
 /**
- * Claude Code's own sandbox around Bash: `{ off: "why" }` turns it off (the reason is kept in the
- * Trace); otherwise it is on, with the work dir, the trial's TMPDIR and `allowWrite` writable and
- * the network closed to Bash except `allowedDomains`.
+ * The trial's confinement: `{ off: "why" }` turns it off (the reason is kept in the Trace);
+ * otherwise it is on, with the trial's roots and `allowWrite` writable and the network closed
+ * except `allowedDomains`. The mock and replay tiers run in proctor's jail; the real tier in
+ * proctor's jail with `jail: true`, else in Claude Code's own sandbox around Bash.
  */
-export type SandboxSpec = { readonly off: string } | { readonly allowedDomains?: readonly string[]; readonly allowWrite?: readonly string[] };
+export type SandboxSpec =
+  | { readonly off: string }
+  | {
+      readonly allowedDomains?: readonly string[];
+      readonly allowWrite?: readonly string[];
+      /**
+       * Real tier only: run the whole trial in proctor's jail (the mock tier always does), its one
+       * way out an allowlist proxy to the API's host and `allowedDomains`; without it, the real
+       * tier's sandbox is Claude Code's own, around Bash.
+       */
+      readonly jail?: boolean;
+    };
 
 /** What every agent run is made of, whichever agent (Claude Code, Codex) runs it. */
 export interface AgentRunSpec {
@@ -91,8 +103,9 @@ export interface ClaudeRunSpec extends AgentRunSpec {
   /** The claude binary; else `PROCTOR_CLAUDE`, `node_modules/.bin/claude`, then PATH. */
   readonly claudePath?: string;
   /**
-   * Claude Code's sandbox around Bash (needs bwrap and socat on Linux). On by default for runHarness
-   * and runReplay, off by default for runEval (give `{ allowedDomains: [...] }` to turn it on).
+   * Confinement (needs bwrap, socat and perl on Linux). On by default for runHarness and runReplay
+   * (proctor's jail), off by default for runEval (`{ jail: true }` for proctor's jail with an
+   * egress allowlist, `{ allowedDomains: [...] }` for Claude Code's own sandbox).
    */
   readonly sandbox?: SandboxSpec;
   /**

@@ -1,0 +1,169 @@
+/**
+ * The one way out of a real-tier trial in proctor's jail: an HTTP proxy outside, reached through a
+ * unix socket the jail forwards its loopback port to (as the mock tier reaches the mock), that
+ * connects only to the hosts an allowlist names — the API's host and the spec's `allowedDomains` —
+ * and refuses everything else. Inside, `HTTPS_PROXY`/`HTTP_PROXY` point at it; with no network
+ * namespace of its own, a program that ignores them reaches nothing at all. Each refusal is kept
+ * for the Trace (`confinement-refused`, what `network`).
+ *
+ * `CONNECT host:port` (https, and any tunnel) and absolute-form requests (`GET http://host/…`,
+ * plain http, each one checked) are served; nothing else.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ConfinementRefusal } from "../../src/trace/types.js";
+import { trackDir, untrackDir } from "../process/live.js";
+import type { JailHost } from "./jail.js";
+
+/** One allowed destination: a host (`*.example.com` matches its subdomains, not itself) and a port. */
+export interface EgressRule {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** The loopback port the proxy is served on inside the jail (the jail has its own network namespace: nothing else uses it). */
+export const EGRESS_PORT = 3128;
+
+/**
+ * The allowlist for a real-tier trial: the API's host and port (`baseUrl`, default
+ * https://api.anthropic.com), then each `allowedDomains` entry — `host` (ports 443 and 80),
+ * `*.domain`, or `host:port`.
+ */
+export function egressRules(baseUrl: string | undefined, allowedDomains: readonly string[]): EgressRule[] {
+  const api = new URL(baseUrl ?? "https://api.anthropic.com");
+  const rules: EgressRule[] = [{ host: api.hostname.toLowerCase(), port: Number(api.port || (api.protocol === "http:" ? 80 : 443)) }];
+  for (const entry of allowedDomains) {
+    const m = /^(.*?)(?::(\d{1,5}))?$/.exec(entry.trim().toLowerCase());
+    const host = m?.[1] ?? "";
+    if (host === "") continue;
+    if (m?.[2] !== undefined) rules.push({ host, port: Number(m[2]) });
+    else rules.push({ host, port: 443 }, { host, port: 80 });
+  }
+  return rules;
+}
+
+/** Does a rule let `host:port` through? Names compare without case and without a trailing dot. */
+export function egressAllows(rules: readonly EgressRule[], host: string, port: number): boolean {
+  const h = host.toLowerCase().replace(/\.$/, "");
+  return rules.some((r) => r.port === port && (r.host.startsWith("*.") ? h.endsWith(r.host.slice(1)) && h.length > r.host.length - 1 : h === r.host));
+}
+
+/** `host:port` of a CONNECT target (`[::1]:443` too), or undefined. */
+export function connectTarget(target: string): { host: string; port: number } | undefined {
+  const m = /^(\[[^\]]+\]|[^:/\s]+):(\d{1,5})$/.exec(target);
+  return m ? { host: (m[1] as string).replace(/^\[|\]$/g, ""), port: Number(m[2]) } : undefined;
+}
+
+/** A JailHost whose socket is the egress proxy; `refused()` lists what it refused so far. */
+export interface EgressHost extends JailHost {
+  refused(): readonly ConfinementRefusal[];
+}
+
+/** Headers that speak to the proxy, not the server: never forwarded. */
+const HOP_BY_HOP = new Set(["proxy-connection", "proxy-authorization", "connection", "keep-alive"]);
+
+/**
+ * Open the proxy for one trial: a private dir (0700) with its socket, removed by close(). Node's
+ * HTTP server reads each request (keep-alive included: every request on a connection is checked,
+ * not only the first), so an absolute-form request is forwarded as a new request to its host, and
+ * CONNECT opens a tunnel; anything else is refused.
+ */
+export async function openEgressHost(rules: readonly EgressRule[]): Promise<EgressHost> {
+  const dir = mkdtempSync(path.join(tmpdir(), "proctor-egress-"));
+  trackDir(dir);
+  const socket = path.join(dir, "egress.sock");
+  const refusals: ConfinementRefusal[] = [];
+  const open = new Set<net.Socket>();
+  const allowed = rules.map((r) => `${r.host}:${r.port}`).join(", ");
+  const refusal = (target: string, why: string): string => {
+    const message = `proctor jail: egress to ${target} refused: ${why}`;
+    refusals.push({ kind: "confinement-refused", what: "network", target, errno: "EACCES", message });
+    return message;
+  };
+  const notAllowed = "not in the trial's allowlist (" + allowed + "; add it to sandbox.allowedDomains)";
+  const server = http.createServer({ maxHeaderSize: 16_384 }, (req, res) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(req.url ?? "");
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || url.protocol !== "http:") {
+      const message = refusal("?", `${req.method} ${JSON.stringify((req.url ?? "").slice(0, 80))}: a proxy request names an absolute http URL (https goes through CONNECT)`);
+      res.writeHead(403, { "content-type": "text/plain", connection: "close" }).end(`${message}\n`);
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(url.port || 80);
+    if (!egressAllows(rules, host, port)) {
+      res.writeHead(403, { "content-type": "text/plain", connection: "close" }).end(`${refusal(`${host}:${port}`, notAllowed)}\n`);
+      return;
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
+    const up = http.request({ host, port, method: req.method, path: `${url.pathname}${url.search}`, headers, agent: false }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+      answer.pipe(res);
+    });
+    up.on("error", (e) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`proctor jail: ${host}:${port}: ${e.message}\n`);
+      else res.destroy();
+    });
+    req.pipe(up);
+  });
+  server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    open.add(client);
+    client.on("close", () => open.delete(client)).on("error", () => client.destroy());
+    const to = connectTarget(req.url ?? "");
+    const target = to ? `${to.host}:${to.port}` : "?";
+    if (!to || !egressAllows(rules, to.host, to.port)) {
+      const message = refusal(target, to ? notAllowed : `CONNECT to ${JSON.stringify((req.url ?? "").slice(0, 80))}: not host:port`);
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`);
+      return;
+    }
+    const upstream = net.connect(to.port, to.host);
+    open.add(upstream);
+    upstream.on("close", () => open.delete(upstream));
+    upstream.once("connect", () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length) upstream.write(head);
+      client.pipe(upstream).pipe(client);
+    });
+    upstream.on("error", (e) => {
+      if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nproctor jail: ${target}: ${e.message}\n`);
+    });
+    client.on("close", () => upstream.destroy());
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, client: net.Socket) => {
+    const message = refusal("?", `not an HTTP proxy request it can read (${error.code ?? error.message})`);
+    if (client.writable) client.end(`HTTP/1.1 ${error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nconnection: close\r\n\r\n${message}\n`);
+    else client.destroy();
+  });
+  server.on("connection", (s: net.Socket) => {
+    open.add(s);
+    s.on("close", () => open.delete(s));
+  });
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    server.close();
+    for (const s of open) s.destroy();
+    rmSync(dir, { recursive: true, force: true });
+    untrackDir(dir);
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socket, () => resolve());
+    });
+  } catch (error) {
+    close();
+    throw error;
+  }
+  server.unref();
+  return { dir, socket, close, refused: () => refusals };
+}
