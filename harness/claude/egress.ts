@@ -10,6 +10,7 @@
  * plain http, each one checked) are served; nothing else.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import dns from "node:dns";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -62,6 +63,38 @@ export interface EgressHost extends JailHost {
   refused(): readonly ConfinementRefusal[];
 }
 
+/** Loopback, private, link-local and unspecified addresses: this machine and its network, not the internet. */
+export function isLocalAddress(address: string): boolean {
+  const a = address.toLowerCase().replace(/^::ffff:(?=\d+\.)/, "");
+  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(a);
+  if (v4) {
+    const [x, y] = [Number(v4[1]), Number(v4[2])];
+    return x === 0 || x === 127 || x === 10 || (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168) || (x === 169 && y === 254) || (x === 100 && y >= 64 && y <= 127);
+  }
+  return a === "::" || a === "::1" || /^f[cd]/.test(a) || /^fe[89ab]/.test(a);
+}
+
+/**
+ * The resolver the proxy connects with: a destination allowed by *name* must not resolve to a
+ * local address (a wildcard domain whose record points at 127.0.0.1 would reach this machine's
+ * services). A destination the allowlist names by address is taken as named.
+ */
+const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "", 0);
+    const local = addresses.find((a) => isLocalAddress(a.address));
+    if (local) return callback(Object.assign(new Error(`${hostname} resolves to ${local.address}, a local address`), { code: "PROCTOR_LOCAL_ADDRESS" }), "", 0);
+    if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
+    const first = addresses[0];
+    return first ? callback(null, first.address, first.family) : callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), "", 0);
+  });
+};
+
+/** net/http connect options for a destination: a name goes through publicOnlyLookup, an address as it is. */
+function dialOptions(host: string): { lookup?: net.LookupFunction } {
+  return net.isIP(host) ? {} : { lookup: publicOnlyLookup };
+}
+
 /** Headers that speak to the proxy, not the server: never forwarded. */
 const HOP_BY_HOP = new Set(["proxy-connection", "proxy-authorization", "connection", "keep-alive"]);
 
@@ -83,7 +116,7 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     refusals.push({ kind: "confinement-refused", what: "network", target, errno: "EACCES", message });
     return message;
   };
-  const notAllowed = "not in the trial's allowlist (" + allowed + "; add it to sandbox.allowedDomains)";
+  const notAllowed = `not in the trial's allowlist (${allowed}; add it to sandbox.allowedDomains)`;
   const server = http.createServer({ maxHeaderSize: 16_384 }, (req, res) => {
     let url: URL | undefined;
     try {
@@ -104,12 +137,13 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     }
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
-    const up = http.request({ host, port, method: req.method, path: `${url.pathname}${url.search}`, headers, agent: false }, (answer) => {
+    const up = http.request({ host, port, method: req.method, path: `${url.pathname}${url.search}`, headers, agent: false, ...dialOptions(host) }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
       answer.pipe(res);
     });
-    up.on("error", (e) => {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`proctor jail: ${host}:${port}: ${e.message}\n`);
+    up.on("error", (e: NodeJS.ErrnoException) => {
+      const message = e.code === "PROCTOR_LOCAL_ADDRESS" ? refusal(`${host}:${port}`, e.message) : `proctor jail: ${host}:${port}: ${e.message}`;
+      if (!res.headersSent) res.writeHead(e.code === "PROCTOR_LOCAL_ADDRESS" ? 403 : 502, { "content-type": "text/plain", connection: "close" }).end(`${message}\n`);
       else res.destroy();
     });
     req.pipe(up);
@@ -124,7 +158,7 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`);
       return;
     }
-    const upstream = net.connect(to.port, to.host);
+    const upstream = net.connect({ port: to.port, host: to.host, ...dialOptions(to.host) });
     open.add(upstream);
     upstream.on("close", () => open.delete(upstream));
     upstream.once("connect", () => {
@@ -132,8 +166,10 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
       if (head.length) upstream.write(head);
       client.pipe(upstream).pipe(client);
     });
-    upstream.on("error", (e) => {
-      if (!client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nproctor jail: ${target}: ${e.message}\n`);
+    upstream.on("error", (e: NodeJS.ErrnoException) => {
+      if (client.destroyed) return;
+      if (e.code === "PROCTOR_LOCAL_ADDRESS") client.end(`HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n${refusal(target, e.message)}\n`);
+      else client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nproctor jail: ${target}: ${e.message}\n`);
     });
     client.on("close", () => upstream.destroy());
   });

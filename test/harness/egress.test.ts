@@ -10,7 +10,7 @@ import { createServer, type Server, connect as netConnect } from "node:net";
 import { createServer as httpServer } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectTarget, egressAllows, egressRules, openEgressHost, type EgressRule } from "../../harness/claude/egress.js";
+import { connectTarget, egressAllows, egressRules, isLocalAddress, openEgressHost, type EgressRule } from "../../harness/claude/egress.js";
 import { sandboxMissing } from "../../harness/claude/sandbox.js";
 import { runEval } from "../../harness/index.js";
 import { startMockModel } from "../../mock-model/index.js";
@@ -130,6 +130,22 @@ describe("the proxy (real sockets; the listeners outside are the oracle)", () =>
       allowed.server.close();
       other.server.close();
     }
+  });
+
+  it("refuses a destination allowed by name that resolves to a local address (a wildcard record pointing home)", async () => {
+    const target = await listener();
+    const host = await openEgressHost([{ host: "localhost", port: target.port }]);
+    try {
+      expect(await throughProxy(host.socket, `CONNECT localhost:${target.port} HTTP/1.1\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403[\s\S]*localhost resolves to (127\.0\.0\.1|::1), a local address/);
+      expect(await throughProxy(host.socket, `GET http://localhost:${target.port}/ HTTP/1.1\r\nHost: localhost\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403[\s\S]*a local address/);
+      expect(target.seen).toEqual([]);
+      expect(host.refused().map((r) => r.target)).toEqual([`localhost:${target.port}`, `localhost:${target.port}`]);
+    } finally {
+      host.close();
+      target.server.close();
+    }
+    for (const a of ["127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "::", "fd00::1", "fe80::1", "::ffff:127.0.0.1"]) expect(isLocalAddress(a), a).toBe(true);
+    for (const a of ["8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) expect(isLocalAddress(a), a).toBe(false);
   });
 
   it("forwards an absolute-form http request to an allowed server in origin form", async () => {
