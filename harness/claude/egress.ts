@@ -138,7 +138,10 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     const up = http.request({ host, port, method: req.method, path: `${url.pathname}${url.search}`, headers, agent: false, ...dialOptions(host) }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+      // The upstream closes after each answer (agent: false); the client's connection stays the proxy's to keep.
+      const back: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) back[k] = v;
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back);
       answer.pipe(res);
     });
     up.on("error", (e: NodeJS.ErrnoException) => {
