@@ -1,23 +1,9 @@
-/**
- * The one way out of a real-tier trial in proctor's jail: an HTTP proxy outside, reached through a
- * unix socket the jail forwards its loopback port to (as the mock tier reaches the mock), that
- * connects only to the hosts an allowlist names — the API's host and the spec's `allowedDomains` —
- * and refuses everything else. Inside, `HTTPS_PROXY`/`HTTP_PROXY` point at it; with no network
- * namespace of its own, a program that ignores them reaches nothing at all. Each refusal is kept
- * for the Trace (`confinement-refused`, what `network`).
- *
- * `CONNECT host:port` (https, and any tunnel) and absolute-form requests (`GET http://host/…`,
- * plain http, each one checked) are served; nothing else.
- */
-import { mkdtempSync, rmSync } from "node:fs";
+
 import dns from "node:dns";
 import http from "node:http";
 import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { ConfinementRefusal } from "../../src/trace/types.js";
-import { trackDir, untrackDir } from "../process/live.js";
-import type { JailHost } from "./jail.js";
+import { listenPrivate, type JailHost } from "./jail.js";
 
 /** One allowed destination: a host (`*.example.com` matches its subdomains, not itself) and a port. */
 export interface EgressRule {
@@ -105,9 +91,6 @@ const HOP_BY_HOP = new Set(["proxy-connection", "proxy-authorization", "connecti
  * CONNECT opens a tunnel; anything else is refused.
  */
 export async function openEgressHost(rules: readonly EgressRule[]): Promise<EgressHost> {
-  const dir = mkdtempSync(path.join(tmpdir(), "proctor-egress-"));
-  trackDir(dir);
-  const socket = path.join(dir, "egress.sock");
   const refusals: ConfinementRefusal[] = [];
   const open = new Set<net.Socket>();
   const allowed = rules.map((r) => `${r.host}:${r.port}`).join(", ");
@@ -185,24 +168,6 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     open.add(s);
     s.on("close", () => open.delete(s));
   });
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    server.close();
-    for (const s of open) s.destroy();
-    rmSync(dir, { recursive: true, force: true });
-    untrackDir(dir);
-  };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(socket, () => resolve());
-    });
-  } catch (error) {
-    close();
-    throw error;
-  }
-  server.unref();
-  return { dir, socket, close, refused: () => refusals };
+  const host = await listenPrivate("proctor-egress-", "egress.sock", server, open);
+  return { ...host, refused: () => refusals };
 }

@@ -148,27 +148,15 @@ export interface JailHost {
   refused?(): readonly ConfinementRefusal[];
 }
 
-/** Open a trial's JailHost for the mock at `url` (a RunError when the mock is not on loopback). */
-export async function openJailHost(url: string): Promise<JailHost> {
-  const { host, port } = mockPort(url);
-  const dir = mkdtempSync(path.join(tmpdir(), "proctor-jail-"));
-  // Removed by the exit hook, or by the supervisor after a SIGKILL, if close() never runs.
+/**
+ * Serve `server` on a socket in a new private dir (0700; removed by the exit hook, or by the
+ * supervisor after a SIGKILL, if close() never runs): the host side of a jail's way out. close()
+ * stops it, destroys the sockets in `open` and removes the dir; it is idempotent.
+ */
+export async function listenPrivate(prefix: string, name: string, server: net.Server, open: Set<net.Socket>): Promise<Pick<JailHost, "dir" | "socket" | "close">> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
   trackDir(dir);
-  const socket = path.join(dir, "mock.sock");
-  const open = new Set<net.Socket>();
-  const server = net.createServer((inside) => {
-    const mock = net.connect(port, host);
-    open.add(inside).add(mock);
-    inside.pipe(mock).pipe(inside);
-    const close = () => {
-      inside.destroy();
-      mock.destroy();
-      open.delete(inside);
-      open.delete(mock);
-    };
-    inside.on("error", close).on("close", close);
-    mock.on("error", close).on("close", close);
-  });
+  const socket = path.join(dir, name);
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -189,6 +177,26 @@ export async function openJailHost(url: string): Promise<JailHost> {
   }
   server.unref();
   return { dir, socket, close };
+}
+
+/** Open a trial's JailHost for the mock at `url` (a RunError when the mock is not on loopback). */
+export async function openJailHost(url: string): Promise<JailHost> {
+  const { host, port } = mockPort(url);
+  const open = new Set<net.Socket>();
+  const server = net.createServer((inside) => {
+    const mock = net.connect(port, host);
+    open.add(inside).add(mock);
+    inside.pipe(mock).pipe(inside);
+    const close = () => {
+      inside.destroy();
+      mock.destroy();
+      open.delete(inside);
+      open.delete(mock);
+    };
+    inside.on("error", close).on("close", close);
+    mock.on("error", close).on("close", close);
+  });
+  return listenPrivate("proctor-jail-", "mock.sock", server, open);
 }
 
 /** Stage 1's program, as a file bwrap reads (one per set of parts left out). */

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { attributeJailDenials, jailRefusals, mockPort, settingsPaths } from "../../harness/claude/jail.js";
+import { runHarness } from "../../harness/claude/run-harness.js";
 import { refuseSandboxConflict } from "../../harness/claude/sandbox.js";
 import type { ToolCall, Trace } from "../../src/trace/types.js";
 
@@ -97,8 +98,12 @@ describe("the jail's refusals in a trial's output", () => {
 });
 
 describe("what a jailed trial refuses before it starts", () => {
+  it("sandbox.jail: false on the mock tier (it always runs in the jail), naming the way out", async () => {
+    await expect(runHarness({ prompt: "x", script: { turns: [{ text: "y" }] }, sandbox: { jail: false } })).rejects.toThrow(/spec\.sandbox\.jail is false, but the mock tier always runs in proctor's jail[\s\S]*sandbox: \{ off: "why" \}/);
+  });
+
   it("claude's own sandbox turned on in the spec's settings (it cannot nest), naming both ways out", () => {
-    const on = { on: true, allowedDomains: [] } as const;
+    const on = { on: true, allowedDomains: [], jail: true } as const;
     expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, on, true)).toThrow(/cannot start[\s\S]*sandbox: \{ off: "why" \}/);
     expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, on, false)).not.toThrow();
     expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, { on: false, reason: "r" }, true)).toThrow(/enabled is true but the run's sandbox is off/);

@@ -126,14 +126,16 @@ describe("the trial's roots", () => {
 
 describe("claude's sandbox, as proctor asks for it", () => {
   it("is on by default for the mock tier, off for the real tier, off with a reason when the spec says", () => {
-    expect(sandboxState(undefined, true)).toEqual({ on: true, allowedDomains: [] });
+    expect(sandboxState(undefined, true)).toEqual({ on: true, allowedDomains: [], jail: true });
     expect(sandboxState(undefined, false).on).toBe(false);
     expect(sandboxState({ off: "needs docker" }, true)).toEqual({ on: false, reason: "needs docker" });
-    expect(sandboxState({ allowedDomains: ["registry.npmjs.org"] }, false)).toEqual({ on: true, allowedDomains: ["registry.npmjs.org"] });
+    expect(sandboxState({ allowedDomains: ["registry.npmjs.org"] }, false)).toEqual({ on: true, allowedDomains: ["registry.npmjs.org"], jail: false });
+    // The real tier opts into proctor's jail; the mock tier is always in it.
+    expect(sandboxState({ jail: true, allowedDomains: ["a.example"] }, false)).toEqual({ on: true, allowedDomains: ["a.example"], jail: true });
   });
 
   it("confines without widening permissions, and a user's own sandbox keys win", () => {
-    const block = sandboxSettings({ on: true, allowedDomains: [] }, "/r/tmp", { allowWrite: ["out"] }, "/c");
+    const block = sandboxSettings({ on: true, allowedDomains: [], jail: false }, "/r/tmp", { allowWrite: ["out"] }, "/c");
     expect(block).toEqual({
       enabled: true,
       autoAllowBashIfSandboxed: false,
@@ -151,8 +153,10 @@ describe("claude's sandbox, as proctor asks for it", () => {
     expect(isSandboxSpec({ off: "why", allowedDomains: [] })).toBe(false);
     expect(isSandboxSpec({ allowedDomains: ["a.example"], allowWrite: ["x"] })).toBe(true);
     expect(isSandboxSpec({ enabled: false })).toBe(false);
-    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: false } }, { on: true, allowedDomains: [] })).toThrow(/sandbox: \{ off: "why" \}/);
-    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, { on: true, allowedDomains: [] })).not.toThrow();
+    expect(isSandboxSpec({ jail: true, allowedDomains: ["a.example"] })).toBe(true);
+    expect(isSandboxSpec({ jail: "yes" })).toBe(false);
+    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: false } }, { on: true, allowedDomains: [], jail: false })).toThrow(/sandbox: \{ off: "why" \}/);
+    expect(() => refuseSandboxConflict("runHarness", { sandbox: { enabled: true } }, { on: true, allowedDomains: [], jail: false })).not.toThrow();
   });
 
   it("the preflight names what is missing and how to install it, or how to turn the sandbox off", () => {
