@@ -2,6 +2,7 @@
 import dns from "node:dns";
 import http from "node:http";
 import net from "node:net";
+import { InvalidInputError } from "../../src/errors/proctor-error.js";
 import type { ConfinementRefusal } from "../../src/trace/types.js";
 import { listenPrivate, type JailHost } from "./jail.js";
 
@@ -21,21 +22,29 @@ export const EGRESS_PORT = 3128;
  */
 export function egressRules(baseUrl: string | undefined, allowedDomains: readonly string[]): EgressRule[] {
   const api = new URL(baseUrl ?? "https://api.anthropic.com");
-  const rules: EgressRule[] = [{ host: api.hostname.toLowerCase(), port: Number(api.port || (api.protocol === "http:" ? 80 : 443)) }];
+  const apiPort = Number(api.port || (api.protocol === "http:" ? 80 : 443));
+  const rules: EgressRule[] = [{ host: api.hostname.toLowerCase().replace(/^\[|\]$/g, ""), port: apiPort }];
   for (const entry of allowedDomains) {
-    const m = /^(.*?)(?::(\d{1,5}))?$/.exec(entry.trim().toLowerCase());
-    const host = m?.[1] ?? "";
-    if (host === "") continue;
-    if (m?.[2] !== undefined) rules.push({ host, port: Number(m[2]) });
+    const e = entry.trim().toLowerCase();
+    const m = /^\[([0-9a-f:.]+)\](?::(\d+))?$/.exec(e) ?? /^([^:\s/[\]]+)(?::(\d+))?$/.exec(e);
+    const port = m?.[2] === undefined ? undefined : Number(m[2]);
+    if (!m || (port !== undefined && !(port >= 1 && port <= 65535))) {
+      throw new InvalidInputError("INVALID_INPUT", `sandbox.allowedDomains: ${JSON.stringify(entry)} is not a host, *.domain, host:port or [ipv6]:port (ports 1–65535)`, { input: "sandbox.allowedDomains", hint: 'e.g. "registry.npmjs.org", "*.github.com", "10.0.0.5:8080"' });
+    }
+    const host = m[1] as string;
+    if (port !== undefined) rules.push({ host, port });
     else rules.push({ host, port: 443 }, { host, port: 80 });
   }
+  if (!(apiPort >= 1 && apiPort <= 65535)) throw new InvalidInputError("INVALID_INPUT", `baseUrl ${JSON.stringify(baseUrl)} has port ${apiPort}, outside 1–65535`, { input: "baseUrl" });
   return rules;
 }
 
-/** Does a rule let `host:port` through? Names compare without case and without a trailing dot. */
+/** Does a rule let `host:port` through? Names compare without case and without a trailing dot; `*.` matches DNS names only. */
 export function egressAllows(rules: readonly EgressRule[], host: string, port: number): boolean {
   const h = host.toLowerCase().replace(/\.$/, "");
-  return rules.some((r) => r.port === port && (r.host.startsWith("*.") ? h.endsWith(r.host.slice(1)) && h.length > r.host.length - 1 : h === r.host));
+  // A wildcard names DNS names only: an address (127.0.0.1 under *.0.0.1) is allowed only as written.
+  const name = net.isIP(h) === 0;
+  return rules.some((r) => r.port === port && (r.host.startsWith("*.") ? name && h.endsWith(r.host.slice(1)) && h.length > r.host.length - 1 : h === r.host));
 }
 
 /** `host:port` of a CONNECT target (`[::1]:443` too), or undefined. */
@@ -81,8 +90,19 @@ function dialOptions(host: string): { lookup?: net.LookupFunction } {
   return net.isIP(host) ? {} : { lookup: publicOnlyLookup };
 }
 
-/** Headers that speak to the proxy, not the server: never forwarded. */
-const HOP_BY_HOP = new Set(["proxy-connection", "proxy-authorization", "connection", "keep-alive"]);
+/** Headers that speak to the next hop, not the far end: never forwarded, either way. */
+const HOP_BY_HOP = new Set(["proxy-connection", "proxy-authorization", "proxy-authenticate", "connection", "keep-alive", "te", "trailer", "upgrade"]);
+
+/** Refusals kept per trial before they are only counted. */
+const MAX_REFUSALS = 100;
+
+/** The headers without the hop-by-hop ones, and without any the Connection header names. */
+function endToEnd(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
+  const named = new Set(String(headers.connection ?? "").toLowerCase().split(",").map((h) => h.trim()));
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  return out;
+}
 
 /**
  * Open the proxy for one trial: a private dir (0700) with its socket, removed by close(). Node's
@@ -94,12 +114,16 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
   const refusals: ConfinementRefusal[] = [];
   const open = new Set<net.Socket>();
   const allowed = rules.map((r) => `${r.host}:${r.port}`).join(", ");
+  let dropped = 0;
+  // Kept for the Trace: the first MAX_REFUSALS, then one line counting the rest (a loop of refused connects must not fill memory).
   const refusal = (target: string, why: string): string => {
     const message = `proctor jail: egress to ${target} refused: ${why}`;
-    refusals.push({ kind: "confinement-refused", what: "network", target, errno: "EACCES", message });
+    if (refusals.length < MAX_REFUSALS) refusals.push({ kind: "confinement-refused", what: "network", target, errno: "EACCES", message: message.slice(0, 300) });
+    else dropped++;
     return message;
   };
-  const notAllowed = `not in the trial's allowlist (${allowed}; add it to sandbox.allowedDomains)`;
+  const notAllowed = "not in the trial's allowlist (add it to sandbox.allowedDomains)";
+  const answerNotAllowed = (message: string) => `${message}\nallowed: ${allowed}\n`;
   const server = http.createServer({ maxHeaderSize: 16_384 }, (req, res) => {
     let url: URL | undefined;
     try {
@@ -115,18 +139,36 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const port = Number(url.port || 80);
     if (!egressAllows(rules, host, port)) {
-      res.writeHead(403, { "content-type": "text/plain", connection: "close" }).end(`${refusal(`${host}:${port}`, notAllowed)}\n`);
+      res.writeHead(403, { "content-type": "text/plain", connection: "close" }).end(answerNotAllowed(refusal(`${host}:${port}`, notAllowed)));
       return;
     }
-    const headers: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
-    const up = http.request({ host, port, method: req.method, path: `${url.pathname}${url.search}`, headers, agent: false, ...dialOptions(host) }, (answer) => {
-      // The upstream closes after each answer (agent: false); the client's connection stays the proxy's to keep.
-      const back: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) back[k] = v;
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back);
-      answer.pipe(res);
+    // Host is the URL's (an allowed host sharing an address with others gets no other site's name).
+    const headers = { ...endToEnd(req.headers), host: url.host };
+    let up: http.ClientRequest;
+    try {
+      up = http.request({ host, port, method: req.method, path: `${url.pathname}${url.search}`, headers, agent: false, ...dialOptions(host) }, (answer) => {
+        // The upstream closes after each answer (agent: false); the client's connection stays the proxy's to keep.
+        const status = answer.statusCode ?? 0;
+        try {
+          if (status < 100 || status > 599) throw new Error(`status ${status}`);
+          res.writeHead(status, /^[\t\x20-\x7e]*$/.test(answer.statusMessage ?? "") ? answer.statusMessage : undefined, endToEnd(answer.headers));
+        } catch (e) {
+          answer.destroy();
+          if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain", connection: "close" }).end(`proctor jail: ${host}:${port} answered what is not HTTP (${(e as Error).message})\n`);
+          else res.destroy();
+          return;
+        }
+        answer.pipe(res);
+      });
+    } catch (e) {
+      res.writeHead(502, { "content-type": "text/plain", connection: "close" }).end(`proctor jail: ${host}:${port}: ${(e as Error).message}\n`);
+      return;
+    }
+    up.on("socket", (s: net.Socket) => {
+      open.add(s);
+      s.on("close", () => open.delete(s));
     });
+    res.on("close", () => up.destroy());
     up.on("error", (e: NodeJS.ErrnoException) => {
       const message = e.code === "PROCTOR_LOCAL_ADDRESS" ? refusal(`${host}:${port}`, e.message) : `proctor jail: ${host}:${port}: ${e.message}`;
       if (!res.headersSent) res.writeHead(e.code === "PROCTOR_LOCAL_ADDRESS" ? 403 : 502, { "content-type": "text/plain", connection: "close" }).end(`${message}\n`);
@@ -141,10 +183,16 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     const target = to ? `${to.host}:${to.port}` : "?";
     if (!to || !egressAllows(rules, to.host, to.port)) {
       const message = refusal(target, to ? notAllowed : `CONNECT to ${JSON.stringify((req.url ?? "").slice(0, 80))}: not host:port`);
-      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`);
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${to ? answerNotAllowed(message) : `${message}\n`}`);
       return;
     }
-    const upstream = net.connect({ port: to.port, host: to.host, ...dialOptions(to.host) });
+    let upstream: net.Socket;
+    try {
+      upstream = net.connect({ port: to.port, host: to.host, ...dialOptions(to.host) });
+    } catch (e) {
+      client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nproctor jail: ${target}: ${(e as Error).message}\n`);
+      return;
+    }
     open.add(upstream);
     upstream.on("close", () => open.delete(upstream));
     upstream.once("connect", () => {
@@ -169,5 +217,6 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     s.on("close", () => open.delete(s));
   });
   const host = await listenPrivate("proctor-egress-", "egress.sock", server, open);
-  return { ...host, refused: () => refusals };
+  const summary = (): ConfinementRefusal => ({ kind: "confinement-refused", what: "network", target: "*", errno: "EACCES", message: `proctor jail: ${dropped} more egress refusals not listed (the first ${MAX_REFUSALS} are)` });
+  return { ...host, refused: () => (dropped > 0 ? [...refusals, summary()] : refusals) };
 }

@@ -256,7 +256,8 @@ export function trialJail(opts: TrialJailOptions, host: JailHost): LaunchWrapper
       // bwrap's --ro-bind-try skips a missing path but fails on one this user cannot reach (a PATH
       // entry under /root for a user that is not root): shown only what this process can stat.
       const visible = [installDir(binary), path.dirname(path.dirname(process.execPath)), proctorRoot(), opts.projectCwd, ...(opts.visible ?? []), ...pathPrefixes(opts.env.PATH, opts.env.HOME)].filter(reachable);
-      const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits, setTmpdir: false };
+      // Perl's start-up hooks go (the stages run before their layers); the spec's own BASH_ENV stays claude's.
+      const confine = { cwd: dirs.workDir, visible, writable: [dirs.root, ...(opts.writable ?? [])], limits, setTmpdir: false, unsetEnv: ["PERL5OPT", "PERL5DB"] };
       const { mounts, finish } = bwrapArgParts(confine);
       const stage2 = omit.has("stage2") ? "" : Buffer.from(jailFilter(parts)).toString("hex");
       const inner = [

@@ -95,6 +95,8 @@ export interface ConfineOptions {
    * skipped, saying so on stderr (NO_LANDLOCK).
    */
   perl?: string | false;
+  /** Variables removed inside (default STARTUP_HOOK_VARS). */
+  unsetEnv?: readonly string[];
   /** The architecture the text runs on (default this process's): the Perl stage names syscalls by number. */
   arch?: string;
   /**
@@ -103,6 +105,13 @@ export interface ConfineOptions {
    */
   setTmpdir?: boolean;
 }
+
+/**
+ * Variables that make perl or bash run code at start-up (`PERL5OPT=-d` with `PERL5DB`, `BASH_ENV`,
+ * `ENV`): inside, the set-up stage (Perl, or the bash prelude) starts before its layers exist, so a
+ * caller's environment must not reach it with them.
+ */
+export const STARTUP_HOOK_VARS: readonly string[] = ["PERL5OPT", "PERL5DB", "BASH_ENV", "ENV"];
 
 /** What the jail shows of the host, read-only, when present: what programs need to run. */
 export const SYSTEM_PATHS: readonly string[] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
@@ -203,6 +212,8 @@ export function bwrapArgParts(opts: ConfineOptions): { mounts: string[]; finish:
   // The jail's own root and /dev are tmpfs the (capability-less) root inside could fill: read-only.
   if (!omit.has("fsAllowlist")) finish.push("--remount-ro", "/dev", "--remount-ro", "/");
   if (opts.setTmpdir !== false) finish.push("--setenv", "TMPDIR", tmp);
+  // Start-up hooks the set-up stage's own interpreter would run before any layer is applied.
+  for (const name of opts.unsetEnv ?? STARTUP_HOOK_VARS) finish.push("--unsetenv", name);
   finish.push("--chdir", opts.cwd);
   return { mounts: args, finish };
 }

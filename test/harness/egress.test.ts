@@ -32,6 +32,14 @@ describe("the allowlist", () => {
     expect(egressAllows(rules, "127.0.0.2", 8080)).toBe(true);
     expect(egressAllows(rules, "127.0.0.2", 443)).toBe(false);
     expect(egressRules("http://127.0.0.2:9999", [])).toEqual([{ host: "127.0.0.2", port: 9999 }]);
+    expect(egressRules("http://[::1]:8080", ["[2001:db8::1]:8443"])).toEqual([
+      { host: "::1", port: 8080 },
+      { host: "2001:db8::1", port: 8443 },
+    ]);
+    // A wildcard names DNS names only.
+    expect(egressAllows(egressRules(undefined, ["*.0.0.1:80"]), "127.0.0.1", 80)).toBe(false);
+    expect(egressAllows(egressRules(undefined, ["*.0.0.1:80"]), "a.0.0.1", 80)).toBe(true);
+    for (const bad of ["example.com:70000", "example.com:0", "a b", "http://x", "2001:db8::1"]) expect(() => egressRules(undefined, [bad]), bad).toThrow(/sandbox\.allowedDomains: .* is not a host/);
   });
 
   it("agrees with a reference that compares labels (property)", () => {
@@ -144,19 +152,43 @@ describe("the proxy (real sockets; the listeners outside are the oracle)", () =>
     for (const a of ["8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) expect(isLocalAddress(a), a).toBe(false);
   });
 
+  it("survives an allowed server that answers what is not HTTP, and keeps only the first 100 refusals (then a count)", async () => {
+    const bad = createServer((c) => {
+      c.on("error", () => undefined);
+      c.once("data", () => c.end("HTTP/1.1 000 \u0001bad\r\ncontent-length: 0\r\n\r\n"));
+    });
+    await new Promise<void>((r) => bad.listen(0, "127.0.0.1", r));
+    const port = (bad.address() as { port: number }).port;
+    const host = await openEgressHost([{ host: "127.0.0.1", port }]);
+    try {
+      expect(await throughProxy(host.socket, `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502[\s\S]*answered what is not HTTP/);
+      for (let i = 0; i < 130; i++) await throughProxy(host.socket, `CONNECT 127.0.0.1:${port + 1} HTTP/1.1\r\n\r\n`);
+      const refused = host.refused();
+      expect(refused).toHaveLength(101);
+      expect(refused.at(-1)?.message).toBe("proctor jail: 30 more egress refusals not listed (the first 100 are)");
+    } finally {
+      host.close();
+      bad.close();
+    }
+  });
+
   it("forwards an absolute-form http request to an allowed server in origin form", async () => {
     let line = "";
+    let hostHeader = "";
     const server = httpServer((req, res) => {
       line = `${req.method} ${req.url}`;
+      hostHeader = req.headers.host ?? "";
       res.end("hello");
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
     const host = await openEgressHost([{ host: "127.0.0.1", port }]);
     try {
-      const answer = await throughProxy(host.socket, `GET http://127.0.0.1:${port}/p?q=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      const answer = await throughProxy(host.socket, `GET http://127.0.0.1:${port}/p?q=1 HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
       expect(answer).toMatch(/^HTTP\/1\.1 200[\s\S]*hello$/);
       expect(line).toBe("GET /p?q=1");
+      // The Host header is the URL's, not the client's (no fronting another site on a shared address).
+      expect(hostHeader).toBe(`127.0.0.1:${port}`);
       // Keep-alive: the second request on one connection is checked too, and refused.
       const other = await listener();
       try {

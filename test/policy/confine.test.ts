@@ -187,6 +187,24 @@ describe.runIf(hasBwrap)("confined command (real bwrap)", () => {
     expect(outs[1]).toBe(outs[0]);
   });
 
+  it("a caller's start-up hooks (PERL5OPT with PERL5DB, BASH_ENV) do not run before the layers, in either form", () => {
+    // In the work dir, so it is visible inside; exported by the caller's shell after its own start.
+    const hook = join(work, "hook.sh");
+    writeFileSync(hook, "echo HOOKED-BASH\n");
+    try {
+      const exports = `export PERL5OPT=-d PERL5DB='BEGIN { print "HOOKED-PERL\\n" }' BASH_ENV=${hook}`;
+      for (const perl of [undefined, false as const]) {
+        const r = spawnSync("/bin/bash", ["-c", `${exports}; ${confineCommand("echo RAN", { cwd: work, visible, ...(perl === undefined ? {} : { perl }) })}`], { cwd: work, encoding: "utf8" });
+        expect(r.stdout, String(perl)).toBe("RAN\n");
+        // Without the unset, each hook runs (the test can fail).
+        const open = spawnSync("/bin/bash", ["-c", `${exports}; ${confineCommand("echo RAN", { cwd: work, visible, unsetEnv: [], ...(perl === undefined ? {} : { perl }) })}`], { cwd: work, encoding: "utf8" });
+        expect(open.stdout, String(perl)).toMatch(/HOOKED/);
+      }
+    } finally {
+      rmSync(hook, { force: true });
+    }
+  });
+
   it("reads like bash -c", () => {
     const r = run("echo hello; ls /usr | head -1");
     expect(r.status).toBe(0);
