@@ -27,7 +27,7 @@ const NEVER_RUNS_CLAUDE = {
   "test/harness/binary.test.ts": ["5020abaa9c784715", "resolves the binary, and runs fake ones given as claudePath"],
   "test/harness/env.test.ts": ["837132d5a8da5660", "runs refused for their env before anything spawns"],
   "test/harness/start-order.test.ts": ["227c4c17a0e12151", "fake binaries given as claudePath"],
-  "test/harness/trial-copies.test.ts": ["ef15cb795f90f44d", "names runHarness only as the caller in refusal messages"],
+  "test/harness/trial-copies.test.ts": ["3a6abfdab4787b6b", "names runHarness only as the caller in refusal messages"],
   "test/health/cli-run.test.ts": ["c8bf46437b383da0", "`proctor run` over recorded evals"],
   "test/reporters/promptfoo-assertion.test.ts": ["3b2453a46e394426", "names proctor's provider only in an expected message"],
   "test/run/early-stop-flag.test.ts": ["51a1df22196aecdb", "trials come from run(); --claude names the pinned binary by path"],
