@@ -158,6 +158,7 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
           else res.destroy();
           return;
         }
+        answer.on("error", () => res.destroy());
         answer.pipe(res);
       });
     } catch (e) {
@@ -169,6 +170,9 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
       s.on("close", () => open.delete(s));
     });
     res.on("close", () => up.destroy());
+    // A side that goes away mid-transfer ends the exchange; no error reaches proctor's process.
+    req.on("error", () => up.destroy());
+    res.on("error", () => up.destroy());
     up.on("error", (e: NodeJS.ErrnoException) => {
       const message = e.code === "PROCTOR_LOCAL_ADDRESS" ? refusal(`${host}:${port}`, e.message) : `proctor jail: ${host}:${port}: ${e.message}`;
       if (!res.headersSent) res.writeHead(e.code === "PROCTOR_LOCAL_ADDRESS" ? 403 : 502, { "content-type": "text/plain", connection: "close" }).end(`${message}\n`);
@@ -208,6 +212,11 @@ export async function openEgressHost(rules: readonly EgressRule[]): Promise<Egre
     client.on("close", () => upstream.destroy());
   });
   server.on("clientError", (error: NodeJS.ErrnoException, client: net.Socket) => {
+    // A client that went away (ECONNRESET, a timeout, the end mid-request) refused nothing; only what could not be parsed is a refusal.
+    if (!error.code?.startsWith("HPE_") || error.code === "HPE_INVALID_EOF_STATE") {
+      client.destroy();
+      return;
+    }
     const message = refusal("?", `not an HTTP proxy request it can read (${error.code ?? error.message})`);
     if (client.writable) client.end(`HTTP/1.1 ${error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nconnection: close\r\n\r\n${message}\n`);
     else client.destroy();

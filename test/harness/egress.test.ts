@@ -189,6 +189,16 @@ describe("the proxy (real sockets; the listeners outside are the oracle)", () =>
       expect(line).toBe("GET /p?q=1");
       // The Host header is the URL's, not the client's (no fronting another site on a shared address).
       expect(hostHeader).toBe(`127.0.0.1:${port}`);
+      // A client gone mid-body ends that exchange only: the proxy goes on serving.
+      await new Promise<void>((resolve) => {
+        const c = netConnect(host.socket, () => {
+          c.write(`POST http://127.0.0.1:${port}/cut HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\npartial`);
+          setTimeout(() => c.destroy(), 50);
+        });
+        c.on("close", () => resolve());
+        c.on("error", () => undefined);
+      });
+      expect(await throughProxy(host.socket, `GET http://127.0.0.1:${port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200[\s\S]*hello$/);
       // Keep-alive: the second request on one connection is checked too, and refused.
       const other = await listener();
       try {
