@@ -32,6 +32,8 @@ import { jailFilter, type SeccompPart } from "../../src/policy/confine-seccomp.j
 import type { Confinement, ConfinementRefusal, HookEvent, Trace } from "../../src/trace/types.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 import { attributeSandboxDenials } from "./hermetic.js";
+import { allowWritePaths } from "./sandbox.js";
+import type { SandboxSpec } from "../../src/eval/spec-types.js";
 import { openPidsCgroup } from "../../src/policy/pids-cgroup.js";
 import { trackDir, untrackDir } from "../process/live.js";
 import type { ProcessResult } from "../process/run-process.js";
@@ -224,6 +226,20 @@ export function stage2Perl(nr: { prctl: number; seccomp: number }): string {
     `  syscall(${nr.seccomp}, 1, 0, $fprog) == 0 or die "proctor jail: seccomp: $!\\n"; }`,
     'exec { $cmd[0] } @cmd or die "proctor jail: exec $cmd[0]: $!\\n";',
   ].join(" ");
+}
+
+/**
+ * The jail for a trial built from a spec: the plugin sources and the paths its settings' hooks name
+ * shown, its `sandbox.allowWrite` writable, served `serveUrl` through `host`.
+ */
+export function specJail(
+  spec: { readonly sandbox?: SandboxSpec | undefined; readonly settings?: Readonly<Record<string, unknown>> | undefined },
+  trial: { readonly dirs: RunDirs; readonly pluginCopies: ReadonlyMap<string, string> },
+  at: { readonly cwd: string; readonly env: Readonly<Record<string, string>>; readonly serveUrl: string; readonly limits?: Partial<ConfineLimits> | undefined },
+  host: JailHost,
+): LaunchWrapper {
+  const visible = [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)];
+  return trialJail({ dirs: trial.dirs, projectCwd: at.cwd, env: at.env, serveUrl: at.serveUrl, visible, writable: allowWritePaths(spec.sandbox, at.cwd), ...(at.limits ? { limits: at.limits } : {}) }, host);
 }
 
 let warnedUnbounded = false;

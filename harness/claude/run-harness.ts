@@ -20,7 +20,7 @@ import { refuseRootBypass, unloadedPlugins, validateSpec, type HarnessSpec } fro
 import { hermeticTrial, originalPaths, withOriginalPlugins, type HermeticTrial } from "./hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "./sandbox.js";
 import { withCalibration } from "./calibrate.js";
-import { openJailHost, settingsPaths, trialJail } from "./jail.js";
+import { openJailHost, specJail } from "./jail.js";
 import { limitsFromEnv } from "../../src/policy/confine.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 
@@ -91,8 +91,7 @@ export async function runHarness(spec: HarnessSpec): Promise<HarnessResult> {
         const env = buildChildEnv(process.env, withMcpWait(spec.env, dirs.mcpServers), { home: dirs.home, tmp: dirs.tmpDir, configDir: dirs.configDir, baseUrl: mock.url, apiKey, maxRetries: spec.maxRetries ?? DEFAULT_MAX_RETRIES });
         const wrappers: LaunchWrapper[] = [];
         if (host !== undefined) {
-          const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
-          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, serveUrl: mock.url, visible: [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)], writable: allowWrite, ...(limits ? { limits } : {}) }, host));
+          wrappers.push(specJail(spec, trial, { cwd, env, serveUrl: mock.url, limits }, host));
         }
         const args = buildArgs(trial.spec, dirs, cwd);
         const plugins = (trial.spec.plugins ?? []).map((p) => path.resolve(cwd, p));

@@ -36,12 +36,17 @@ export function sandboxState(spec: SandboxSpec | undefined, defaultOn: boolean):
   return { on: true, allowedDomains: spec?.allowedDomains ?? [], jail: defaultOn || (spec !== undefined && "jail" in spec && spec.jail === true) };
 }
 
+/** The spec's `allowWrite` paths, absolute (relative ones against the run's cwd). */
+export function allowWritePaths(spec: SandboxSpec | undefined, cwd: string): string[] {
+  return spec && "allowWrite" in spec ? (spec.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
+}
+
 /**
  * The settings block that turns the sandbox on. `filesystem.allowWrite` names the trial's TMPDIR
  * (claude adds the work dir itself); nothing else is writable.
  */
 export function sandboxSettings(state: Extract<SandboxState, { on: true }>, tmpDir: string, spec: SandboxSpec | undefined, cwd: string): Record<string, unknown> {
-  const extra = spec && "allowWrite" in spec ? (spec.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
+  const extra = allowWritePaths(spec, cwd);
   return {
     enabled: true,
     autoAllowBashIfSandboxed: false,

@@ -17,7 +17,7 @@ import { refuseRootBypass, type HarnessSpec } from "../claude/spec.js";
 import { attributeSandboxDenials, hermeticTrial, withOriginalPlugins } from "../claude/hermetic.js";
 import { refuseSandboxConflict, sandboxPreflight, sandboxState } from "../claude/sandbox.js";
 import { EGRESS_PORT, egressRules, openEgressHost } from "../claude/egress.js";
-import { openJailHost, settingsPaths, trialJail, type JailHost } from "../claude/jail.js";
+import { openJailHost, specJail, type JailHost } from "../claude/jail.js";
 import { limitsFromEnv } from "../../src/policy/confine.js";
 import type { LaunchWrapper } from "../run/lifecycle.js";
 import type { ProcessResult } from "../process/run-process.js";
@@ -113,8 +113,7 @@ export async function runEval(spec: RunEvalSpec): Promise<EvalRunResult> {
         const env = { ...buildEvalEnv(process.env, specEnv ? { ...spec, env: specEnv } : spec, dirs, apiKey), ...(egress?.env ?? {}) };
         const wrappers: LaunchWrapper[] = [];
         if (egress) {
-          const allowWrite = spec.sandbox && "allowWrite" in spec.sandbox ? (spec.sandbox.allowWrite ?? []).map((p) => path.resolve(cwd, p)) : [];
-          wrappers.push(trialJail({ dirs, projectCwd: cwd, env, serveUrl: egress.serveUrl, visible: [...trial.pluginCopies.keys(), ...settingsPaths(spec.settings)], writable: allowWrite, limits: limitsFromEnv(process.env) }, egress.host));
+          wrappers.push(specJail(spec, trial, { cwd, env, serveUrl: egress.serveUrl, limits: limitsFromEnv(process.env) }, egress.host));
         }
         if (observe) wrappers.push(createObserver({ context: () => claudeObserveContext(binary, dirs.workDir, { settingsFile: dirs.settingsFile, mcpConfigFile: dirs.mcpConfigFile, plugins }) }));
         return { dirs, args: buildEvalArgs({ ...spec, ...copiedPaths(trial.spec) }, dirs, cwd), env, outside: trial.outside, wrappers };
