@@ -63,8 +63,9 @@ describe("harness reliability (real claude binary)", () => {
     vexpect(trace.toolCalls.map((c) => c.status)).toEqual(["success"]);
     vexpect(trace.outcome?.isError).toBe(true);
     if (atLeast("2.1.332")) {
-      // claude 2.1.332 ends such a run "success" with an empty result: proctor reads the missing answer.
-      vexpect(trace.errors.map((e) => e.kind)).toEqual(["no-answer"]);
+      // claude 2.1.332 ends such a run "success" with an empty result (proctor reads the missing
+      // answer) or, when it asked again and that was cut too, with the API error: a failure either way.
+      vexpect([["no-answer"], ["api-error"]]).toContainEqual(trace.errors.map((e) => e.kind));
     } else {
       vexpect(trace.errors).toEqual([{ kind: "api-error", message: vexpect.stringMatching(/^API Error: Connection to the API was lost/) }]);
     }
